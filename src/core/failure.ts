@@ -1,0 +1,35 @@
+import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
+import { serializeError } from '../util/serialize-error.js';
+import type { TreeNode } from './tree-node.js';
+import type { Workflow } from './workflow.js';
+
+// An error is reported (an `error` event) once, on the node where it happened; outer steps and
+// workflows it passes through only mark themselves failed.
+const reported = new WeakSet<object>();
+
+/**
+ * Turns whatever was thrown inside `node` into a WorkflowError carrying the workflow's redacted
+ * state and logs, records the failure once, and returns the error to rethrow.
+ */
+export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknown, what: string): WorkflowError {
+  let error: WorkflowError;
+  if (workflow.isCancelled && !(thrown instanceof WorkflowCancelledError)) {
+    error = new WorkflowCancelledError(
+      `${what} was cancelled: ${messageOf(thrown)}`,
+      workflow.errorDetails(node, thrown),
+    );
+  } else if (thrown instanceof WorkflowError) {
+    error = thrown;
+  } else {
+    error = new WorkflowError(`${what} failed: ${messageOf(thrown)}`, workflow.errorDetails(node, thrown));
+  }
+  if (!reported.has(error)) {
+    reported.add(error);
+    workflow.emit(node, { type: 'error', error: serializeError(error) });
+  }
+  return error;
+}
+
+function messageOf(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}

@@ -1,0 +1,74 @@
+import type { WorkflowEvent } from '../types/events.js';
+import type { LogEntry } from '../types/logging.js';
+import type { WorkflowNode } from '../types/node.js';
+import type { WorkflowObserver } from '../types/observer.js';
+
+type Callback = keyof WorkflowObserver;
+
+/**
+ * The observers of one root workflow. Each call is isolated: an observer that throws neither
+ * breaks the run nor stops the others. The failure goes to `report` once; a throw while that
+ * report is being delivered is swallowed, so a broken observer cannot recurse.
+ */
+export class ObserverHub {
+  private observers: readonly WorkflowObserver[] = [];
+  private reporting = false;
+
+  constructor(private readonly report: (callback: Callback, error: unknown) => void) {}
+
+  get size(): number {
+    return this.observers.length;
+  }
+
+  has(observer: WorkflowObserver): boolean {
+    return this.observers.includes(observer);
+  }
+
+  add(observer: WorkflowObserver): void {
+    if (!this.has(observer)) this.observers = [...this.observers, observer];
+  }
+
+  remove(observer: WorkflowObserver): void {
+    this.observers = this.observers.filter((o) => o !== observer);
+  }
+
+  log(entry: LogEntry): void {
+    for (const observer of this.observers) {
+      if (observer.onLog) this.call(observer, 'onLog', entry);
+    }
+  }
+
+  event(event: WorkflowEvent): void {
+    for (const observer of this.observers) {
+      if (observer.onEvent) this.call(observer, 'onEvent', event);
+    }
+  }
+
+  stateUpdated(node: WorkflowNode): void {
+    for (const observer of this.observers) {
+      if (observer.onStateUpdated) this.call(observer, 'onStateUpdated', node);
+    }
+  }
+
+  treeChanged(root: WorkflowNode): void {
+    for (const observer of this.observers) {
+      if (observer.onTreeChanged) this.call(observer, 'onTreeChanged', root);
+    }
+  }
+
+  private call(observer: WorkflowObserver, callback: Callback, arg: unknown): void {
+    try {
+      (observer[callback] as (value: unknown) => void).call(observer, arg);
+    } catch (error) {
+      if (this.reporting) return;
+      this.reporting = true;
+      try {
+        this.report(callback, error);
+      } catch {
+        // Reporting must never fail the run; the original failure is already recorded.
+      } finally {
+        this.reporting = false;
+      }
+    }
+  }
+}

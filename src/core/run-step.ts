@@ -1,0 +1,99 @@
+import { UsageError } from '../errors/groundswell-error.js';
+import { isRetryable } from '../errors/predicates.js';
+import { serializeError } from '../util/serialize-error.js';
+import { recordFailure } from './failure.js';
+import { runInScope } from './scope.js';
+import { TreeNode } from './tree-node.js';
+import type { Workflow } from './workflow.js';
+
+export interface RetryOptions {
+  /** Total attempts including the first (>= 1). */
+  maxAttempts: number;
+  /** Delay before each retry: a fixed number of ms or a function of the failed attempt (1-based). */
+  backoffMs?: number | ((attempt: number) => number);
+  /** Return false to fail at once. Cancellations and usage errors are never retried. */
+  retryOn?(error: unknown, attempt: number): boolean;
+}
+
+export interface StepOptions {
+  name?: string;
+  /** Snapshot the workflow's observed state when the step ends. */
+  snapshotState?: boolean;
+  /** Record start/end time and duration (default true). */
+  trackTiming?: boolean;
+  logStart?: boolean;
+  logFinish?: boolean;
+  retry?: RetryOptions;
+}
+
+export function validateStepOptions(options: StepOptions, label: string): void {
+  const retry = options.retry;
+  if (retry === undefined) return;
+  if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
+    throw new UsageError(`Step "${label}": retry.maxAttempts must be an integer >= 1, got ${String(retry.maxAttempts)}.`);
+  }
+  if (typeof retry.backoffMs === 'number' && !(retry.backoffMs >= 0)) {
+    throw new UsageError(`Step "${label}": retry.backoffMs must be >= 0, got ${String(retry.backoffMs)}.`);
+  }
+}
+
+/**
+ * The one step runner behind `@Step` and `ctx.step`: a step node under whatever of this workflow
+ * is running now, `stepStart`/`stepEnd` events, the body run inside the step's scope, optional
+ * retry, and failures wrapped in `WorkflowError`.
+ */
+export async function runStep<R>(
+  workflow: Workflow,
+  name: string,
+  options: StepOptions,
+  body: () => R | Promise<R>,
+): Promise<Awaited<R>> {
+  const parent = workflow.mountPoint();
+  workflow.throwIfCancelled(parent);
+  const clock = workflow.clock;
+  const timing = options.trackTiming !== false;
+  const node = new TreeNode('step', name, workflow);
+  parent.addChild(node);
+  node.status = 'running';
+  if (timing) node.startTime = clock.now();
+  workflow.emit(node, { type: 'stepStart', name });
+  const scope = { workflow, node };
+  if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
+
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const value = await runInScope(scope, body);
+      workflow.throwIfCancelled(node);
+      node.finish('completed', timing ? clock.now() : undefined);
+      if (options.logFinish) runInScope(scope, () => workflow.logger.info(`Step "${name}" finished`));
+      if (options.snapshotState) workflow.snapshotState();
+      workflow.emit(node, { type: 'stepEnd', name, status: node.status, duration: node.duration, attempts: attempt });
+      return value;
+    } catch (thrown) {
+      const delayMs = retryDelay(workflow, options.retry, thrown, attempt);
+      if (delayMs !== undefined) {
+        workflow.emit(node, { type: 'stepRetry', name, attempt, delayMs, error: serializeError(thrown) });
+        try {
+          await clock.sleep(delayMs, workflow.signal);
+          continue;
+        } catch (aborted) {
+          thrown = aborted;
+        }
+      }
+      const error = recordFailure(workflow, node, thrown, `Step "${name}" of workflow "${workflow.name}"`);
+      node.finish(workflow.isCancelled ? 'cancelled' : 'failed', timing ? clock.now() : undefined);
+      if (options.snapshotState) workflow.snapshotState();
+      workflow.emit(node, { type: 'stepEnd', name, status: node.status, duration: node.duration, attempts: attempt });
+      throw error;
+    }
+  }
+}
+
+/** The delay before the next attempt, or undefined when the step must fail now. */
+function retryDelay(workflow: Workflow, retry: RetryOptions | undefined, error: unknown, attempt: number): number | undefined {
+  if (retry === undefined || attempt >= retry.maxAttempts) return undefined;
+  if (workflow.isCancelled || !isRetryable(error)) return undefined;
+  if (retry.retryOn && !retry.retryOn(error, attempt)) return undefined;
+  const backoff = retry.backoffMs ?? 0;
+  return Math.max(0, typeof backoff === 'function' ? backoff(attempt) : backoff);
+}

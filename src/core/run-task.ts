@@ -1,0 +1,77 @@
+import { UsageError } from '../errors/groundswell-error.js';
+import { describeValue } from '../util/describe.js';
+import { mergeErrors, type ErrorMergeStrategy } from './error-merge.js';
+import { recordFailure } from './failure.js';
+import { runInScope } from './scope.js';
+import { TreeNode } from './tree-node.js';
+import { Workflow } from './workflow.js';
+
+export interface TaskOptions {
+  name?: string;
+  /** Run the returned workflows at the same time (default: one after another). */
+  concurrent?: boolean;
+  /** Overrides the workflow's `errorMergeStrategy` for this task. */
+  errorMergeStrategy?: ErrorMergeStrategy;
+}
+
+export type TaskResult = Workflow | readonly Workflow[];
+
+/**
+ * Runs a task body that produces child workflows, attaches them under a task node and runs them.
+ * Every child is settled before the task settles, so none is left `running` after a failure.
+ */
+export async function runTask<R extends TaskResult>(
+  workflow: Workflow,
+  name: string,
+  options: TaskOptions,
+  body: () => R | Promise<R>,
+): Promise<R> {
+  const parent = workflow.mountPoint();
+  workflow.throwIfCancelled(parent);
+  const clock = workflow.clock;
+  const node = new TreeNode('task', name, workflow);
+  parent.addChild(node);
+  node.status = 'running';
+  node.startTime = clock.now();
+  const concurrent = options.concurrent === true;
+  workflow.emit(node, { type: 'taskStart', name, concurrent });
+  const scope = { workflow, node };
+  let childIds: string[] = [];
+  try {
+    const produced = await runInScope(scope, body);
+    const children = asWorkflows(produced, name);
+    childIds = children.map((child) => child.id);
+    runInScope(scope, () => {
+      for (const child of children) if (child.parent !== workflow) workflow.attachChild(child);
+    });
+    if (concurrent) {
+      const failures: unknown[] = [];
+      await Promise.all(children.map((child) => child.run().catch((error: unknown) => void failures.push(error))));
+      if (failures.length > 0) {
+        const strategy = options.errorMergeStrategy ?? workflow.config.errorMergeStrategy;
+        throw mergeErrors(failures, strategy, `task "${name}"`, (cause) => workflow.errorDetails(node, cause));
+      }
+    } else {
+      for (const child of children) await child.run();
+    }
+    workflow.throwIfCancelled(node);
+    node.finish('completed', clock.now());
+    return produced;
+  } catch (thrown) {
+    const error = recordFailure(workflow, node, thrown, `Task "${name}" of workflow "${workflow.name}"`);
+    node.finish(workflow.isCancelled ? 'cancelled' : 'failed', clock.now());
+    throw error;
+  } finally {
+    workflow.emit(node, { type: 'taskEnd', name, status: node.status, duration: node.duration ?? 0, childIds });
+  }
+}
+
+function asWorkflows(value: unknown, name: string): readonly Workflow[] {
+  if (value instanceof Workflow) return [value];
+  if (Array.isArray(value) && value.every((item) => item instanceof Workflow)) return value as Workflow[];
+  const bad = Array.isArray(value) ? value.find((item) => !(item instanceof Workflow)) : value;
+  throw new UsageError(
+    `@Task "${name}" must return a Workflow or an array of Workflows; got ${describeValue(value)}` +
+      (Array.isArray(value) ? ` containing ${describeValue(bad)}.` : '.'),
+  );
+}

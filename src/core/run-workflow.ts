@@ -1,0 +1,42 @@
+import { UsageError } from '../errors/groundswell-error.js';
+import { recordFailure } from './failure.js';
+import { currentScope, runInScope } from './scope.js';
+import type { Workflow } from './workflow.js';
+
+/**
+ * Runs a workflow's body with status, `workflowStart`/`workflowEnd` events and the ambient scope.
+ * A parentless, non-detached workflow started inside another workflow mounts itself there first.
+ */
+export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<T>): Promise<T> {
+  if (workflow.status === 'running') {
+    throw new UsageError(`Workflow "${workflow.name}" (${workflow.id}) is already running.`);
+  }
+  const outer = currentScope();
+  if (workflow.parent === null && outer !== undefined && outer.workflow !== workflow && !workflow.config.detached) {
+    outer.workflow.attachChild(workflow);
+  }
+  const node = workflow.treeNode;
+  const what = `Workflow "${workflow.name}"`;
+  workflow.throwIfCancelled(node);
+  node.status = 'running';
+  node.startTime = workflow.clock.now();
+  node.endTime = undefined;
+  workflow.emit(node, { type: 'workflowStart', name: workflow.name });
+  try {
+    const result = await runInScope({ workflow, node }, body);
+    workflow.throwIfCancelled(node);
+    node.finish('completed', workflow.clock.now());
+    return result;
+  } catch (thrown) {
+    const error = recordFailure(workflow, node, thrown, what);
+    node.finish(workflow.isCancelled ? 'cancelled' : 'failed', workflow.clock.now());
+    throw error;
+  } finally {
+    workflow.emit(node, {
+      type: 'workflowEnd',
+      name: workflow.name,
+      status: node.status,
+      duration: node.duration ?? 0,
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { TreeNode } from './tree-node.js';
+import type { Workflow } from './workflow.js';
+
+/** Where execution currently stands: the workflow and the node (workflow, step or task) inside it. */
+export interface Scope {
+  readonly workflow: Workflow;
+  readonly node: TreeNode;
+}
+
+// ONE storage for the whole process, even when both the ESM and CJS builds are loaded: each
+// extra AsyncLocalStorage instance slows every later promise, and two copies would not see
+// each other's scope. The key carries the major version so incompatible copies stay apart.
+const STORAGE_KEY = Symbol.for('groundswell.scope-storage@0');
+type GlobalWithStorage = typeof globalThis & { [STORAGE_KEY]?: AsyncLocalStorage<Scope> };
+const holder = globalThis as GlobalWithStorage;
+const storage: AsyncLocalStorage<Scope> = (holder[STORAGE_KEY] ??= new AsyncLocalStorage<Scope>());
+
+export function currentScope(): Scope | undefined {
+  return storage.getStore();
+}
+
+export function runInScope<R>(scope: Scope | undefined, fn: () => R): R {
+  return scope === undefined ? storage.exit(fn) : storage.run(scope, fn);
+}

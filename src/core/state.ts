@@ -1,0 +1,19 @@
+import { observedFieldsOf } from '../decorators/observed-state.js';
+import type { StateSnapshot } from '../types/serialized.js';
+import { toJsonSafe } from '../util/json-safe.js';
+
+export const REDACTED = '***';
+
+/**
+ * A copy of the `@ObservedState` fields of an instance, as plain JSON data: hidden fields are left
+ * out and redacted ones replaced, so the snapshot can go anywhere (events, errors, exports).
+ */
+export function captureState(instance: object): StateSnapshot {
+  const out: Record<string, unknown> = {};
+  for (const field of observedFieldsOf(instance)) {
+    if (field.hidden) continue;
+    const key = typeof field.key === 'symbol' ? field.key.toString() : String(field.key);
+    out[key] = field.redact ? REDACTED : toJsonSafe(field.read(instance));
+  }
+  return Object.freeze(out);
+}

@@ -1,0 +1,353 @@
+import { UsageError } from '../errors/groundswell-error.js';
+import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
+import type { EventPayload, WorkflowEvent } from '../types/events.js';
+import type { LogEntry, LogLevel } from '../types/logging.js';
+import type { WorkflowNode } from '../types/node.js';
+import type { WorkflowObserver, Unsubscribe } from '../types/observer.js';
+import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
+import type { WorkflowStatus } from '../types/status.js';
+import { systemClock, type Clock } from '../util/clock.js';
+import { describeValue } from '../util/describe.js';
+import { nextId } from '../util/ids.js';
+import { toJsonSafe } from '../util/json-safe.js';
+import { serializeError } from '../util/serialize-error.js';
+import type { ErrorMergeStrategy } from './error-merge.js';
+import { WorkflowLogger } from './logger.js';
+import { ObserverHub } from './observer-hub.js';
+import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
+import { currentScope } from './scope.js';
+import { captureState } from './state.js';
+import { TreeNode } from './tree-node.js';
+import { runWorkflow } from './run-workflow.js';
+import { createContext, type WorkflowContext } from './workflow-context.js';
+
+export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
+
+export interface WorkflowConfig {
+  name?: string;
+  /** Default for concurrent `@Task`s of this workflow; off means first error wins. */
+  errorMergeStrategy?: ErrorMergeStrategy;
+  /** Time source for timestamps, durations and retry backoff. Children inherit it. */
+  clock?: Clock;
+  /** History kept per node. Children inherit it. */
+  retention?: Partial<RetentionOptions>;
+  /**
+   * A parentless workflow run inside another workflow's step mounts itself under that step.
+   * `detached: true` keeps it a separate root.
+   */
+  detached?: boolean;
+}
+
+/**
+ * A node of the workflow tree. Subclass it and decorate methods with `@Step`/`@Task`, or pass an
+ * executor (`new Workflow(config, async ctx => ...)`, see `createWorkflow`).
+ */
+export class Workflow<T = unknown> {
+  readonly id: string;
+  readonly name: string;
+  readonly logger: WorkflowLogger;
+  /** @internal */ readonly config: Readonly<WorkflowConfig>;
+  /** @internal */ readonly executor: WorkflowExecutor<T> | undefined;
+  /** @internal */ readonly treeNode: TreeNode;
+
+  private parentRef: Workflow | null = null;
+  private readonly childList: Workflow[] = [];
+  private rootRef: Workflow = this;
+  private readonly hub: ObserverHub;
+  private settings: { clock: Clock; retention: RetentionOptions };
+  private abort = new AbortController();
+  private cancelReason: string | undefined;
+
+  constructor(name?: string, parent?: Workflow);
+  constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
+  constructor(nameOrConfig?: string | WorkflowConfig, second?: WorkflowExecutor<T> | Workflow) {
+    const config: WorkflowConfig =
+      typeof nameOrConfig === 'string' ? { name: nameOrConfig } : { ...(nameOrConfig ?? {}) };
+    if (nameOrConfig !== undefined && typeof nameOrConfig !== 'string' && typeof nameOrConfig !== 'object') {
+      throw new UsageError(`Workflow expects a name or a config object, got ${typeof nameOrConfig}.`);
+    }
+    this.config = Object.freeze(config);
+    this.name = config.name ?? new.target.name;
+    this.settings = {
+      clock: config.clock ?? systemClock,
+      retention: resolveRetention(config.retention, DEFAULT_RETENTION),
+    };
+    this.treeNode = new TreeNode('workflow', this.name, this);
+    this.id = this.treeNode.id;
+    this.logger = new WorkflowLogger(this);
+    this.hub = new ObserverHub((callback, error) => {
+      this.emit(this.treeNode, { type: 'observerError', callback, error: serializeError(error) });
+    });
+    this.executor = typeof second === 'function' ? second : undefined;
+
+    // `run` is wrapped per instance so a subclass's own `run()` gets status, events and the
+    // ambient scope without calling super.
+    const body = this.run;
+    Object.defineProperty(this, 'run', {
+      value: (...args: unknown[]) => runWorkflow(this, () => body.apply(this, args)),
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+
+    if (second instanceof Workflow) second.attachChild(this);
+  }
+
+  /** Override in subclasses; functional workflows run their executor. */
+  async run(...args: unknown[]): Promise<T> {
+    if (this.executor === undefined) {
+      throw new UsageError(
+        `Workflow "${this.name}" has no executor: override run() in the subclass or pass an executor.`,
+      );
+    }
+    void args;
+    return this.executor(createContext(this));
+  }
+
+  get parent(): Workflow | null {
+    return this.parentRef;
+  }
+
+  get children(): readonly Workflow[] {
+    return this.childList;
+  }
+
+  get root(): Workflow {
+    return this.rootRef;
+  }
+
+  get status(): WorkflowStatus {
+    return this.treeNode.status;
+  }
+
+  /** A read-only view of this workflow's node. */
+  get node(): WorkflowNode {
+    return this.treeNode;
+  }
+
+  getNode(): WorkflowNode {
+    return this.treeNode;
+  }
+
+  /** Aborted when the workflow (or an ancestor) is cancelled; hand it to fetches and timers. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  get isCancelled(): boolean {
+    return this.cancelReason !== undefined;
+  }
+
+  /** @internal */
+  get clock(): Clock {
+    return this.settings.clock;
+  }
+
+  /** @internal */
+  get retention(): RetentionOptions {
+    return this.settings.retention;
+  }
+
+  setStatus(status: WorkflowStatus): void {
+    const node = this.treeNode;
+    if (status === 'running' && node.status !== 'running') node.startTime = this.clock.now();
+    if (status === 'completed' || status === 'failed' || status === 'cancelled') {
+      node.finish(status, this.clock.now());
+    } else {
+      node.status = status;
+    }
+  }
+
+  isDescendantOf(ancestor: Workflow): boolean {
+    for (let w = this.parentRef; w !== null; w = w.parentRef) {
+      if (w === ancestor) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Makes `child` a child of this workflow. Its node mounts under the step or task of this
+   * workflow that is running now (else under this workflow's node), and its future logs and
+   * events go to this workflow's root.
+   */
+  attachChild(child: Workflow): void {
+    if (!(child instanceof Workflow)) {
+      throw new UsageError(`attachChild expects a Workflow, got ${describeValue(child)}.`);
+    }
+    if (child.parentRef === this) return;
+    if (child === this) throw new UsageError(`Workflow "${this.name}" cannot be its own child.`);
+    if (child.parentRef !== null) {
+      throw new UsageError(
+        `Workflow "${child.name}" (${child.id}) already has parent "${child.parentRef.name}" ` +
+          `(${child.parentRef.id}); detach it first.`,
+      );
+    }
+    if (this.isDescendantOf(child)) {
+      throw new UsageError(
+        `Attaching "${child.name}" under "${this.name}" would create a cycle: "${this.name}" descends from it.`,
+      );
+    }
+    this.childList.push(child);
+    child.parentRef = this;
+    this.mountPoint().addChild(child.treeNode);
+    child.adopt(this.rootRef, this.settings);
+    this.emit(this.treeNode, { type: 'childAttached', childId: child.id, childName: child.name });
+    this.announceTreeChange();
+  }
+
+  detachChild(child: Workflow): void {
+    if (child.parentRef !== this) {
+      throw new UsageError(`Workflow "${describeValue(child)}" is not a child of "${this.name}".`);
+    }
+    this.childList.splice(this.childList.indexOf(child), 1);
+    child.treeNode.parent?.removeChild(child.treeNode);
+    child.parentRef = null;
+    child.adopt(child, null);
+    this.emit(this.treeNode, { type: 'childDetached', childId: child.id, childName: child.name });
+    this.announceTreeChange();
+  }
+
+  /** Only a root holds observers; they see every log and event of the whole subtree. */
+  addObserver(observer: WorkflowObserver): Unsubscribe {
+    if (this.rootRef !== this) {
+      throw new UsageError(
+        `addObserver must be called on the root workflow: "${this.name}" is a child of ` +
+          `"${this.rootRef.name}" (${this.rootRef.id}).`,
+      );
+    }
+    if (typeof observer !== 'object' || observer === null) {
+      throw new UsageError(`addObserver expects an observer object, got ${describeValue(observer)}.`);
+    }
+    this.hub.add(observer);
+    return () => this.hub.remove(observer);
+  }
+
+  removeObserver(observer: WorkflowObserver): void {
+    this.hub.remove(observer);
+  }
+
+  /** Captures the `@ObservedState` fields (redacted), stores them on the node and reports them. */
+  snapshotState(): StateSnapshot {
+    const state = captureState(this);
+    this.treeNode.stateSnapshot = state;
+    this.emit(this.treeNode, { type: 'stateSnapshot', state });
+    this.rootRef.hub.stateUpdated(this.treeNode);
+    return state;
+  }
+
+  /**
+   * Stops this workflow and its descendants: running nodes become `cancelled`, the signal aborts
+   * and the next step of any of them throws `WorkflowCancelledError`.
+   */
+  cancel(reason = 'cancelled'): void {
+    const stack: Workflow[] = [this];
+    while (stack.length > 0) {
+      const wf = stack.pop() as Workflow;
+      if (wf.cancelReason === undefined) {
+        wf.cancelReason = reason;
+        wf.abort.abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
+      }
+      stack.push(...wf.childList);
+    }
+    const now = this.clock.now();
+    const nodes: TreeNode[] = [this.treeNode];
+    while (nodes.length > 0) {
+      const node = nodes.pop() as TreeNode;
+      if (node.status === 'running') {
+        node.status = 'cancelled';
+        node.endTime = now;
+      }
+      nodes.push(...node.children);
+    }
+    this.emit(this.treeNode, { type: 'cancelled', reason });
+  }
+
+  toJSON(): SerializedNode {
+    return this.treeNode.toJSON();
+  }
+
+  /** @internal Appends an event to `node` and delivers it to the current root's observers. */
+  emit(node: TreeNode, payload: EventPayload): WorkflowEvent {
+    const event = {
+      id: nextId('ev'),
+      nodeId: node.id,
+      workflowId: this.id,
+      timestamp: this.settings.clock.now(),
+      ...payload,
+    } as WorkflowEvent;
+    node.recordEvent(event);
+    this.rootRef.hub.event(event);
+    return event;
+  }
+
+  /** @internal */
+  writeLog(level: LogLevel, message: string, data: unknown, parentLogId: string | undefined): LogEntry {
+    const node = this.mountPoint();
+    const entry: { -readonly [K in keyof LogEntry]: LogEntry[K] } = {
+      id: nextId('log'),
+      workflowId: this.id,
+      nodeId: node.id,
+      timestamp: this.settings.clock.now(),
+      level,
+      message,
+    };
+    if (data !== undefined) entry.data = toJsonSafe(data);
+    if (parentLogId !== undefined) entry.parentLogId = parentLogId;
+    node.recordLog(entry);
+    this.rootRef.hub.log(entry);
+    return entry;
+  }
+
+  /** @internal The node new work of this workflow hangs under: the running step/task, else the workflow. */
+  mountPoint(): TreeNode {
+    const scope = currentScope();
+    return scope !== undefined && scope.workflow === this ? scope.node : this.treeNode;
+  }
+
+  /** @internal Everything a WorkflowError needs, captured at the moment of failure. */
+  errorDetails(node: TreeNode, cause: unknown): ConstructorParameters<typeof WorkflowError>[1] {
+    return { workflowId: this.id, nodeId: node.id, cause, state: captureState(this), logs: this.collectLogs() };
+  }
+
+  /** @internal Logs of this workflow's own nodes (not of child workflows), oldest first. */
+  collectLogs(): LogEntry[] {
+    const logs: LogEntry[] = [];
+    const nodes: TreeNode[] = [this.treeNode];
+    while (nodes.length > 0) {
+      const node = nodes.pop() as TreeNode;
+      logs.push(...node.logs);
+      for (const child of node.children) if (child.owner === this) nodes.push(child);
+    }
+    return logs.sort((a, b) => a.timestamp - b.timestamp);
+  }
+
+  /** @internal Refuses new work once the workflow (or an ancestor) was cancelled. */
+  throwIfCancelled(node: TreeNode): void {
+    if (this.cancelReason !== undefined) {
+      throw new WorkflowCancelledError(
+        `Workflow "${this.name}" was cancelled (${this.cancelReason}); no further steps run.`,
+        this.errorDetails(node, this.abort.signal.reason),
+      );
+    }
+  }
+
+  /** New root (and inherited settings) for this workflow and all its descendants. */
+  private adopt(root: Workflow, inherited: { clock: Clock; retention: RetentionOptions } | null): void {
+    const stack: Array<[Workflow, { clock: Clock; retention: RetentionOptions } | null]> = [[this, inherited]];
+    while (stack.length > 0) {
+      const [wf, from] = stack.pop() as [Workflow, { clock: Clock; retention: RetentionOptions } | null];
+      wf.rootRef = root;
+      wf.settings = {
+        clock: wf.config.clock ?? from?.clock ?? systemClock,
+        retention: resolveRetention(wf.config.retention, from?.retention ?? DEFAULT_RETENTION),
+      };
+      for (const child of wf.childList) stack.push([child, wf.settings]);
+    }
+  }
+
+  private announceTreeChange(): void {
+    const root = this.rootRef;
+    root.emit(root.treeNode, { type: 'treeUpdated', rootId: root.id });
+    root.hub.treeChanged(root.treeNode);
+  }
+}

@@ -1,0 +1,45 @@
+import type { WorkflowEvent } from '../types/events.js';
+import type { LogEntry } from '../types/logging.js';
+import type { WorkflowNode } from '../types/node.js';
+import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
+import type { NodeKind, WorkflowStatus } from '../types/status.js';
+
+/** A node rebuilt from an export: the same read-only view as a live node, frozen in time. */
+export class LoadedNode implements WorkflowNode {
+  readonly id: string;
+  readonly kind: NodeKind;
+  readonly name: string;
+  readonly workflowId: string;
+  readonly status: WorkflowStatus;
+  readonly logs: readonly LogEntry[];
+  readonly events: readonly WorkflowEvent[];
+  readonly stateSnapshot: StateSnapshot | null;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly duration?: number;
+  readonly dropped: { events: number; logs: number; children: number };
+  readonly children: readonly LoadedNode[];
+
+  constructor(
+    private readonly source: SerializedNode,
+    readonly parent: LoadedNode | null,
+  ) {
+    this.id = source.id;
+    this.kind = source.kind;
+    this.name = source.name;
+    this.workflowId = source.workflowId;
+    this.status = source.status;
+    this.logs = source.logs;
+    this.events = source.events;
+    this.stateSnapshot = source.stateSnapshot;
+    if (source.startTime !== undefined) this.startTime = source.startTime;
+    if (source.endTime !== undefined) this.endTime = source.endTime;
+    if (source.duration !== undefined) this.duration = source.duration;
+    this.dropped = source.dropped ?? { events: 0, logs: 0, children: 0 };
+    this.children = source.children.map((child) => new LoadedNode(child, this));
+  }
+
+  toJSON(): SerializedNode {
+    return this.source;
+  }
+}

@@ -1,0 +1,69 @@
+import type { WorkflowNode } from '../types/node.js';
+import type { WorkflowStatus } from '../types/status.js';
+
+export const STATUS_SYMBOL: Readonly<Record<WorkflowStatus, string>> = {
+  idle: '○',
+  running: '◐',
+  completed: '✓',
+  failed: '✗',
+  cancelled: '⊘',
+};
+
+export interface TreeStringOptions {
+  /** Children shown per node before the rest are summarised (default 100). */
+  maxChildren?: number;
+  /** Show each workflow's last state snapshot (already redacted) (default true). */
+  showState?: boolean;
+}
+
+/** One line per node, box-drawing indentation, status symbol, kind, duration and failures. */
+export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}): string {
+  const maxChildren = options.maxChildren ?? 100;
+  const showState = options.showState ?? true;
+  const lines: string[] = [];
+  // Iterative so a chain thousands of workflows deep prints without overflowing the stack.
+  const stack: Array<{ node: WorkflowNode; prefix: string; branch: string }> = [{ node: root, prefix: '', branch: '' }];
+  while (stack.length > 0) {
+    const { node, prefix, branch } = stack.pop() as { node: WorkflowNode; prefix: string; branch: string };
+    lines.push(prefix + branch + describeNode(node));
+    const childPrefix = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
+    const extra: string[] = [];
+    if (showState && node.stateSnapshot && Object.keys(node.stateSnapshot).length > 0) {
+      extra.push(`state ${JSON.stringify(node.stateSnapshot)}`);
+    }
+    if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
+    const shown = node.children.slice(0, maxChildren);
+    const hidden = node.children.length - shown.length;
+    if (hidden > 0) extra.push(`… ${hidden} more children`);
+    const hasChildren = shown.length > 0;
+    for (const line of extra) lines.push(childPrefix + (hasChildren ? '│  ' : '   ') + line);
+    for (let i = shown.length - 1; i >= 0; i -= 1) {
+      stack.push({ node: shown[i] as WorkflowNode, prefix: childPrefix, branch: i === shown.length - 1 ? '└─ ' : '├─ ' });
+    }
+  }
+  return lines.join('\n');
+}
+
+function describeNode(node: WorkflowNode): string {
+  let line = `${STATUS_SYMBOL[node.status]} ${node.name} [${node.kind}]`;
+  if (node.duration !== undefined) line += ` ${formatDuration(node.duration)}`;
+  if (node.status === 'running') line += ' (running)';
+  const failure = lastError(node);
+  if (failure !== undefined) line += ` — ${failure}`;
+  return line;
+}
+
+function lastError(node: WorkflowNode): string | undefined {
+  const events = node.events;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i];
+    if (event?.type === 'error') return `${event.error.name}: ${event.error.message}`;
+  }
+  return undefined;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1) return `${ms.toFixed(2)}ms`;
+  if (ms < 1000) return `${ms.toFixed(1)}ms`;
+  return `${(ms / 1000).toFixed(2)}s`;
+}

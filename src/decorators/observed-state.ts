@@ -1,0 +1,66 @@
+import { ownList, ownMetadataOf, readList } from './metadata.js';
+import { isStandardContext, memberLabel, wrongMember } from './decorator-mode.js';
+
+export interface ObservedStateOptions {
+  /** Leave the field out of snapshots entirely. */
+  hidden?: boolean;
+  /** Show the field as '***' everywhere: snapshots, errors, debugger output, exports. */
+  redact?: boolean;
+}
+
+export interface ObservedField {
+  readonly key: PropertyKey;
+  readonly hidden: boolean;
+  readonly redact: boolean;
+  read(instance: object): unknown;
+}
+
+const FIELDS = Symbol('groundswell.observedFields');
+
+export interface FieldDecorator {
+  <This, Value>(value: undefined, context: ClassFieldDecoratorContext<This, Value>): void;
+  (target: object, key: string | symbol): void;
+}
+
+/** Marks a field as part of the workflow's observed state. */
+export function ObservedState(options: ObservedStateOptions = {}): FieldDecorator {
+  const flags = { hidden: options.hidden === true, redact: options.redact === true };
+  return function observedState(...args: unknown[]): void {
+    const [first, second] = args;
+    if (isStandardContext(second)) {
+      if (second.kind !== 'field') {
+        throw wrongMember('@ObservedState()', 'fields', String(second.name), second.kind);
+      }
+      const context = second as ClassFieldDecoratorContext;
+      if (context.static) {
+        throw wrongMember('@ObservedState()', 'instance fields', String(context.name), 'static field');
+      }
+      const get = context.access.get as (instance: unknown) => unknown;
+      ownList<ObservedField>(context.metadata as Record<PropertyKey, unknown>, FIELDS).push({
+        key: context.name,
+        ...flags,
+        read: (instance) => get(instance),
+      });
+      return;
+    }
+    const key = second as PropertyKey;
+    const descriptor = args[2] as PropertyDescriptor | undefined;
+    if (descriptor !== undefined && typeof first === 'object' && first !== null) {
+      const kind = typeof descriptor.value === 'function' ? 'method' : 'accessor';
+      throw wrongMember('@ObservedState()', 'fields', memberLabel(first, key), kind);
+    }
+    if (typeof first === 'function') {
+      throw wrongMember('@ObservedState()', 'instance fields', memberLabel(first, key), 'static member');
+    }
+    const constructor = (first as { constructor: object }).constructor;
+    ownList<ObservedField>(ownMetadataOf(constructor), FIELDS).push({
+      key,
+      ...flags,
+      read: (instance) => (instance as Record<PropertyKey, unknown>)[key],
+    });
+  } as FieldDecorator;
+}
+
+export function observedFieldsOf(instance: object): readonly ObservedField[] {
+  return readList<ObservedField>(instance, FIELDS);
+}

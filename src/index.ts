@@ -1,0 +1,64 @@
+import './decorators/metadata.js';
+
+export { Workflow } from './core/workflow.js';
+export type { WorkflowConfig, WorkflowExecutor } from './core/workflow.js';
+export { createWorkflow } from './core/create-workflow.js';
+export type { WorkflowContext } from './core/workflow-context.js';
+export { EventTree } from './core/event-tree.js';
+export { WorkflowLogger } from './core/logger.js';
+export type { LoggerMeta } from './core/logger.js';
+export { getCurrentNode, getCurrentWorkflow, requireCurrentWorkflow, runInContext } from './core/ambient.js';
+export { DEFAULT_RETENTION } from './core/retention.js';
+export type { RetentionOptions } from './core/retention.js';
+export type { ErrorMergeStrategy } from './core/error-merge.js';
+export type { RetryOptions, StepOptions } from './core/run-step.js';
+export type { TaskOptions, TaskResult } from './core/run-task.js';
+export { REDACTED } from './core/state.js';
+
+export { Step } from './decorators/step.js';
+export type { StepDecorator } from './decorators/step.js';
+export { Task } from './decorators/task.js';
+export type { TaskDecorator } from './decorators/task.js';
+export { ObservedState } from './decorators/observed-state.js';
+export type { FieldDecorator, ObservedStateOptions } from './decorators/observed-state.js';
+
+export { WorkflowTreeDebugger } from './debugger/tree-debugger.js';
+export { exportRun, parseRunExport, RunExportError } from './debugger/run-export.js';
+export type { TreeStats } from './debugger/stats.js';
+export type { TreeStringOptions } from './debugger/tree-string.js';
+
+export { GroundswellError, UsageError } from './errors/groundswell-error.js';
+export { MergedWorkflowError, WorkflowCancelledError, WorkflowError } from './errors/workflow-error.js';
+export type { WorkflowErrorDetails } from './errors/workflow-error.js';
+export { isRetryable, isWorkflowError } from './errors/predicates.js';
+
+export type {
+  CancelledEvent,
+  ChildAttachedEvent,
+  ChildDetachedEvent,
+  ErrorEvent,
+  EventBase,
+  EventPayload,
+  ObserverErrorEvent,
+  StateSnapshotEvent,
+  StepEndEvent,
+  StepRetryEvent,
+  StepStartEvent,
+  TaskEndEvent,
+  TaskStartEvent,
+  TreeUpdatedEvent,
+  WorkflowEndEvent,
+  WorkflowEvent,
+  WorkflowEventType,
+  WorkflowStartEvent,
+} from './types/events.js';
+export type { LogEntry, LogLevel } from './types/logging.js';
+export type { WorkflowNode } from './types/node.js';
+export type { Unsubscribe, WorkflowObserver } from './types/observer.js';
+export type { RunExport, SerializedNode, StateSnapshot } from './types/serialized.js';
+export type { NodeKind, WorkflowStatus } from './types/status.js';
+export type { Clock } from './util/clock.js';
+export { systemClock } from './util/clock.js';
+export { Observable } from './util/observable.js';
+export type { Observer, Subscription } from './util/observable.js';
+export type { SerializedError } from './util/serialize-error.js';

@@ -1,0 +1,108 @@
+import type { SerializedError } from '../util/serialize-error.js';
+import type { StateSnapshot } from './serialized.js';
+import type { WorkflowStatus } from './status.js';
+
+/** Fields every event carries. `nodeId` is the node the event happened on. */
+export interface EventBase {
+  readonly id: string;
+  readonly nodeId: string;
+  readonly workflowId: string;
+  readonly timestamp: number;
+}
+
+export interface WorkflowStartEvent extends EventBase {
+  readonly type: 'workflowStart';
+  readonly name: string;
+}
+export interface WorkflowEndEvent extends EventBase {
+  readonly type: 'workflowEnd';
+  readonly name: string;
+  readonly status: WorkflowStatus;
+  readonly duration: number;
+}
+export interface ChildAttachedEvent extends EventBase {
+  readonly type: 'childAttached';
+  readonly childId: string;
+  readonly childName: string;
+}
+export interface ChildDetachedEvent extends EventBase {
+  readonly type: 'childDetached';
+  readonly childId: string;
+  readonly childName: string;
+}
+export interface TreeUpdatedEvent extends EventBase {
+  readonly type: 'treeUpdated';
+  readonly rootId: string;
+}
+export interface StateSnapshotEvent extends EventBase {
+  readonly type: 'stateSnapshot';
+  readonly state: StateSnapshot;
+}
+export interface StepStartEvent extends EventBase {
+  readonly type: 'stepStart';
+  readonly name: string;
+}
+export interface StepEndEvent extends EventBase {
+  readonly type: 'stepEnd';
+  readonly name: string;
+  readonly status: WorkflowStatus;
+  /** Absent when the step was declared with `trackTiming: false`. */
+  readonly duration?: number;
+  readonly attempts: number;
+}
+export interface StepRetryEvent extends EventBase {
+  readonly type: 'stepRetry';
+  readonly name: string;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly error: SerializedError;
+}
+export interface TaskStartEvent extends EventBase {
+  readonly type: 'taskStart';
+  readonly name: string;
+  readonly concurrent: boolean;
+}
+export interface TaskEndEvent extends EventBase {
+  readonly type: 'taskEnd';
+  readonly name: string;
+  readonly status: WorkflowStatus;
+  readonly duration: number;
+  readonly childIds: readonly string[];
+}
+export interface ErrorEvent extends EventBase {
+  readonly type: 'error';
+  readonly error: SerializedError;
+}
+export interface CancelledEvent extends EventBase {
+  readonly type: 'cancelled';
+  readonly reason: string;
+}
+/** An observer threw; reported once, and never re-reported if reporting itself throws. */
+export interface ObserverErrorEvent extends EventBase {
+  readonly type: 'observerError';
+  readonly callback: 'onLog' | 'onEvent' | 'onStateUpdated' | 'onTreeChanged';
+  readonly error: SerializedError;
+}
+
+export type WorkflowEvent =
+  | WorkflowStartEvent
+  | WorkflowEndEvent
+  | ChildAttachedEvent
+  | ChildDetachedEvent
+  | TreeUpdatedEvent
+  | StateSnapshotEvent
+  | StepStartEvent
+  | StepEndEvent
+  | StepRetryEvent
+  | TaskStartEvent
+  | TaskEndEvent
+  | ErrorEvent
+  | CancelledEvent
+  | ObserverErrorEvent;
+
+export type WorkflowEventType = WorkflowEvent['type'];
+
+/** The payload a producer supplies; the tree fills in id, nodeId, workflowId and timestamp. */
+export type EventPayload<E extends WorkflowEvent = WorkflowEvent> = E extends WorkflowEvent
+  ? Omit<E, keyof EventBase>
+  : never;

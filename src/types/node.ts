@@ -1,0 +1,24 @@
+import type { WorkflowEvent } from './events.js';
+import type { LogEntry } from './logging.js';
+import type { SerializedNode, StateSnapshot } from './serialized.js';
+import type { NodeKind, WorkflowStatus } from './status.js';
+
+/** A read-only view of one node of the tree: a workflow, or a step or task run inside one. */
+export interface WorkflowNode {
+  readonly id: string;
+  readonly kind: NodeKind;
+  readonly name: string;
+  /** The workflow this node belongs to (its own id for a workflow node). */
+  readonly workflowId: string;
+  readonly parent: WorkflowNode | null;
+  readonly children: readonly WorkflowNode[];
+  readonly status: WorkflowStatus;
+  readonly logs: readonly LogEntry[];
+  readonly events: readonly WorkflowEvent[];
+  readonly stateSnapshot: StateSnapshot | null;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly duration?: number;
+  readonly dropped: { readonly events: number; readonly logs: number; readonly children: number };
+  toJSON(): SerializedNode;
+}

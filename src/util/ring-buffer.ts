@@ -1,0 +1,35 @@
+/**
+ * Keeps the newest `capacity` items. Push is O(1); the oldest item is overwritten once full and
+ * counted in `dropped`, so memory per node stays bounded however long a run goes.
+ */
+export class RingBuffer<T> {
+  private items: T[] = [];
+  private start = 0;
+  dropped = 0;
+
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): void {
+    if (this.capacity <= 0) {
+      this.dropped += 1;
+      return;
+    }
+    if (this.items.length < this.capacity) {
+      this.items.push(item);
+      return;
+    }
+    this.items[this.start] = item;
+    this.start = (this.start + 1) % this.capacity;
+    this.dropped += 1;
+  }
+
+  /** Oldest first. */
+  toArray(): T[] {
+    if (this.start === 0) return this.items.slice();
+    return this.items.slice(this.start).concat(this.items.slice(0, this.start));
+  }
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+import { alias, decoratorTransform } from './vitest.shared.js';
+
+export default defineConfig({
+  plugins: [decoratorTransform(false)],
+  oxc: false,
+  resolve: { alias },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+  },
+});

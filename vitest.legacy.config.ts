@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import { alias, decoratorTransform } from './vitest.shared.js';
+
+// The decorator suite again, compiled the way an `experimentalDecorators` project compiles it.
+export default defineConfig({
+  plugins: [decoratorTransform(true)],
+  oxc: false,
+  resolve: { alias },
+  test: {
+    name: 'legacy-decorators',
+    include: ['tests/decorators/**/*.test.ts'],
+  },
+});
