@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['tests/**/*.test.ts'],
+    env: { GROUNDSWELL_DECORATOR_MODE: 'tc39' },
     typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

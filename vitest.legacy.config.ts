@@ -9,5 +9,6 @@ export default defineConfig({
   test: {
     name: 'legacy-decorators',
     include: ['tests/decorators/**/*.test.ts'],
+    env: { GROUNDSWELL_DECORATOR_MODE: 'legacy' },
   },
 });

@@ -3,6 +3,8 @@ import { isRetryable } from '../errors/predicates.js';
 import { serializeError } from '../util/serialize-error.js';
 import { recordFailure } from './failure.js';
 import { runInScope } from './scope.js';
+import type { EventPayload, StepEndEvent } from '../types/events.js';
+import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
 import type { Workflow } from './workflow.js';
 
@@ -51,28 +53,44 @@ export async function runStep<R>(
   const parent = workflow.mountPoint();
   workflow.throwIfCancelled(parent);
   const clock = workflow.clock;
-  const timing = options.trackTiming !== false;
   const node = new TreeNode('step', name, workflow);
+  node.timed = options.trackTiming !== false;
   parent.addChild(node);
-  node.status = 'running';
-  if (timing) node.startTime = clock.now();
-  workflow.emit(node, { type: 'stepStart', name });
+  const startedAt = clock.now();
+  node.start(startedAt);
+  workflow.emit(node, { type: 'stepStart', name }, startedAt);
   const scope = { workflow, node };
   if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
+
+  const end = (status: WorkflowStatus, attempts: number): void => {
+    const endedAt = clock.now();
+    node.finish(status, endedAt);
+    if (options.snapshotState) workflow.snapshotState();
+    const duration = node.duration;
+    const payload: EventPayload<StepEndEvent> =
+      duration === undefined
+        ? { type: 'stepEnd', name, status: node.status, attempts }
+        : { type: 'stepEnd', name, status: node.status, duration, attempts };
+    workflow.emit(node, payload, endedAt);
+  };
 
   for (let attempt = 1; ; attempt += 1) {
     try {
       const value = await runInScope(scope, body);
       workflow.throwIfCancelled(node);
-      node.finish('completed', timing ? clock.now() : undefined);
       if (options.logFinish) runInScope(scope, () => workflow.logger.info(`Step "${name}" finished`));
-      if (options.snapshotState) workflow.snapshotState();
-      workflow.emit(node, { type: 'stepEnd', name, status: node.status, duration: node.duration, attempts: attempt });
+      end('completed', attempt);
       return value;
     } catch (thrown) {
       const delayMs = retryDelay(workflow, options.retry, thrown, attempt);
       if (delayMs !== undefined) {
-        workflow.emit(node, { type: 'stepRetry', name, attempt, delayMs, error: serializeError(thrown) });
+        const error = serializeError(thrown);
+        workflow.emit(node, { type: 'stepRetry', name, attempt, delayMs, error });
+        runInScope(scope, () =>
+          workflow.logger.warn(`Step "${name}" attempt ${attempt} failed; retrying in ${delayMs}ms`, {
+            error: error.message,
+          }),
+        );
         try {
           await clock.sleep(delayMs, workflow.signal);
           continue;
@@ -81,9 +99,7 @@ export async function runStep<R>(
         }
       }
       const error = recordFailure(workflow, node, thrown, `Step "${name}" of workflow "${workflow.name}"`);
-      node.finish(workflow.isCancelled ? 'cancelled' : 'failed', timing ? clock.now() : undefined);
-      if (options.snapshotState) workflow.snapshotState();
-      workflow.emit(node, { type: 'stepEnd', name, status: node.status, duration: node.duration, attempts: attempt });
+      end(workflow.isCancelled ? 'cancelled' : 'failed', attempt);
       throw error;
     }
   }

@@ -31,10 +31,10 @@ export async function runTask<R extends TaskResult>(
   const clock = workflow.clock;
   const node = new TreeNode('task', name, workflow);
   parent.addChild(node);
-  node.status = 'running';
-  node.startTime = clock.now();
+  const startedAt = clock.now();
+  node.start(startedAt);
   const concurrent = options.concurrent === true;
-  workflow.emit(node, { type: 'taskStart', name, concurrent });
+  workflow.emit(node, { type: 'taskStart', name, concurrent }, startedAt);
   const scope = { workflow, node };
   let childIds: string[] = [];
   try {
@@ -62,7 +62,7 @@ export async function runTask<R extends TaskResult>(
     node.finish(workflow.isCancelled ? 'cancelled' : 'failed', clock.now());
     throw error;
   } finally {
-    workflow.emit(node, { type: 'taskEnd', name, status: node.status, duration: node.duration ?? 0, childIds });
+    workflow.emit(node, { type: 'taskEnd', name, status: node.status, duration: node.duration ?? 0, childIds }, node.endTime);
   }
 }
 

@@ -18,10 +18,9 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   const node = workflow.treeNode;
   const what = `Workflow "${workflow.name}"`;
   workflow.throwIfCancelled(node);
-  node.status = 'running';
-  node.startTime = workflow.clock.now();
-  node.endTime = undefined;
-  workflow.emit(node, { type: 'workflowStart', name: workflow.name });
+  const startedAt = workflow.clock.now();
+  node.start(startedAt);
+  workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
   try {
     const result = await runInScope({ workflow, node }, body);
     workflow.throwIfCancelled(node);
@@ -32,11 +31,10 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
     node.finish(workflow.isCancelled ? 'cancelled' : 'failed', workflow.clock.now());
     throw error;
   } finally {
-    workflow.emit(node, {
-      type: 'workflowEnd',
-      name: workflow.name,
-      status: node.status,
-      duration: node.duration ?? 0,
-    });
+    workflow.emit(
+      node,
+      { type: 'workflowEnd', name: workflow.name, status: node.status, duration: node.duration ?? 0 },
+      node.endTime,
+    );
   }
 }

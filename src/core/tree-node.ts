@@ -1,4 +1,4 @@
-import type { WorkflowEvent } from '../types/events.js';
+import type { StepEndEvent, WorkflowEvent } from '../types/events.js';
 import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
@@ -24,10 +24,19 @@ export class TreeNode implements WorkflowNode {
   parent: TreeNode | null = null;
   status: WorkflowStatus = 'idle';
   stateSnapshot: StateSnapshot | null = null;
-  startTime?: number;
-  endTime?: number;
+  /** False for steps declared with `trackTiming: false`: times are kept but not shown. */
+  timed = true;
+  private begin: number | undefined = undefined;
+  private end: number | undefined = undefined;
   private childList: TreeNode[] | null = null;
-  private eventBuffer: RingBuffer<WorkflowEvent> | null = null;
+  // A step's start/end are kept as numbers and rebuilt as events on read; other events live in two
+  // fields and then a ring buffer. Retained objects per step are what a long run pays for in GC.
+  private startSeq = 0;
+  private endSeq = 0;
+  private attempts = 0;
+  private firstEvent: WorkflowEvent | null = null;
+  private secondEvent: WorkflowEvent | null = null;
+  private laterEvents: RingBuffer<WorkflowEvent> | null = null;
   private logBuffer: RingBuffer<LogEntry> | null = null;
   private prunedChildren = 0;
 
@@ -39,6 +48,40 @@ export class TreeNode implements WorkflowNode {
     this.id = nextId(kind === 'workflow' ? 'wf' : kind);
   }
 
+  get startTime(): number | undefined {
+    return this.timed ? this.begin : undefined;
+  }
+
+  get endTime(): number | undefined {
+    return this.timed ? this.end : undefined;
+  }
+
+  get duration(): number | undefined {
+    if (!this.timed || this.begin === undefined || this.end === undefined) return undefined;
+    return this.end - this.begin;
+  }
+
+  /** Marks the node running from `now` (a re-run clears the previous end). */
+  start(now: number): void {
+    this.status = 'running';
+    this.begin = now;
+    this.end = undefined;
+  }
+
+  /** Marks the node finished unless it was already cancelled (a cancel is never overwritten). */
+  finish(status: WorkflowStatus, now: number): void {
+    if (this.status === 'cancelled') return;
+    this.status = status;
+    this.end = now;
+  }
+
+  /** Moves a running node to `cancelled` at `now`; other states are left alone. */
+  cancelIfRunning(now: number): void {
+    if (this.status !== 'running') return;
+    this.status = 'cancelled';
+    this.end = now;
+  }
+
   get workflowId(): string {
     return this.owner.id;
   }
@@ -47,29 +90,47 @@ export class TreeNode implements WorkflowNode {
     return this.childList ?? NONE;
   }
 
+  /**
+   * Oldest first: a step's start, then up to `maxEventsPerNode` others (the first two and the
+   * newest of the rest), then a step's end.
+   */
   get events(): readonly WorkflowEvent[] {
-    return this.eventBuffer?.toArray() ?? NONE;
+    const out: WorkflowEvent[] = [];
+    if (this.startSeq !== 0) out.push(this.stepStartEvent());
+    if (this.firstEvent !== null) out.push(this.firstEvent);
+    if (this.secondEvent !== null) out.push(this.secondEvent);
+    if (this.laterEvents !== null) out.push(...this.laterEvents.toArray());
+    if (this.endSeq !== 0) out.push(this.stepEndEvent());
+    return out;
   }
 
   get logs(): readonly LogEntry[] {
     return this.logBuffer?.toArray() ?? NONE;
   }
 
-  get duration(): number | undefined {
-    if (this.startTime === undefined || this.endTime === undefined) return undefined;
-    return this.endTime - this.startTime;
-  }
-
   get dropped(): { events: number; logs: number; children: number } {
     return {
-      events: this.eventBuffer?.dropped ?? 0,
+      events: this.laterEvents?.dropped ?? 0,
       logs: this.logBuffer?.dropped ?? 0,
       children: this.prunedChildren,
     };
   }
 
   recordEvent(event: WorkflowEvent): void {
-    (this.eventBuffer ??= new RingBuffer(this.owner.retention.maxEventsPerNode)).push(event);
+    // Only when the event's time is the node's own, so the rebuilt event is identical.
+    const max = this.owner.retention.maxEventsPerNode;
+    if (max > 0 && event.type === 'stepStart' && this.startSeq === 0 && event.timestamp === this.begin) {
+      this.startSeq = event.id;
+      return;
+    }
+    if (max > 0 && event.type === 'stepEnd' && this.endSeq === 0 && event.timestamp === this.end) {
+      this.endSeq = event.id;
+      this.attempts = event.attempts;
+      return;
+    }
+    if (this.firstEvent === null && max >= 1) this.firstEvent = event;
+    else if (this.secondEvent === null && max >= 2) this.secondEvent = event;
+    else (this.laterEvents ??= new RingBuffer(Math.max(0, max - 2))).push(event);
   }
 
   recordLog(entry: LogEntry): void {
@@ -92,13 +153,6 @@ export class TreeNode implements WorkflowNode {
     if (child.parent === this) child.parent = null;
   }
 
-  /** Marks the node finished unless it was already cancelled (a cancel is never overwritten). */
-  finish(status: WorkflowStatus, endTime: number | undefined): void {
-    if (this.status === 'cancelled') return;
-    this.status = status;
-    if (endTime !== undefined) this.endTime = endTime;
-  }
-
   toJSON(): SerializedNode {
     const out: SerializedNode = {
       id: this.id,
@@ -118,6 +172,25 @@ export class TreeNode implements WorkflowNode {
     const duration = this.duration;
     if (duration !== undefined) out.duration = duration;
     return out;
+  }
+
+  private stepStartEvent(): WorkflowEvent {
+    return { id: this.startSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.begin ?? 0, type: 'stepStart', name: this.name };
+  }
+
+  private stepEndEvent(): WorkflowEvent {
+    const event: StepEndEvent = {
+      id: this.endSeq,
+      nodeId: this.id,
+      workflowId: this.workflowId,
+      timestamp: this.end ?? 0,
+      type: 'stepEnd',
+      name: this.name,
+      status: this.status,
+      attempts: this.attempts,
+    };
+    const duration = this.duration;
+    return duration === undefined ? event : { ...event, duration };
   }
 
   private pruneFinished(list: TreeNode[], max: number): void {

@@ -8,7 +8,7 @@ import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { systemClock, type Clock } from '../util/clock.js';
 import { describeValue } from '../util/describe.js';
-import { nextId } from '../util/ids.js';
+import { nextEventId, nextId } from '../util/ids.js';
 import { toJsonSafe } from '../util/json-safe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
@@ -150,11 +150,12 @@ export class Workflow<T = unknown> {
 
   setStatus(status: WorkflowStatus): void {
     const node = this.treeNode;
-    if (status === 'running' && node.status !== 'running') node.startTime = this.clock.now();
-    if (status === 'completed' || status === 'failed' || status === 'cancelled') {
-      node.finish(status, this.clock.now());
-    } else {
+    if (status === 'running') {
+      if (node.status !== 'running') node.start(this.clock.now());
+    } else if (status === 'idle') {
       node.status = status;
+    } else {
+      node.finish(status, this.clock.now());
     }
   }
 
@@ -196,7 +197,7 @@ export class Workflow<T = unknown> {
   }
 
   detachChild(child: Workflow): void {
-    if (child.parentRef !== this) {
+    if (!(child instanceof Workflow) || child.parentRef !== this) {
       throw new UsageError(`Workflow "${describeValue(child)}" is not a child of "${this.name}".`);
     }
     this.childList.splice(this.childList.indexOf(child), 1);
@@ -253,10 +254,7 @@ export class Workflow<T = unknown> {
     const nodes: TreeNode[] = [this.treeNode];
     while (nodes.length > 0) {
       const node = nodes.pop() as TreeNode;
-      if (node.status === 'running') {
-        node.status = 'cancelled';
-        node.endTime = now;
-      }
+      node.cancelIfRunning(now);
       nodes.push(...node.children);
     }
     this.emit(this.treeNode, { type: 'cancelled', reason });
@@ -267,12 +265,12 @@ export class Workflow<T = unknown> {
   }
 
   /** @internal Appends an event to `node` and delivers it to the current root's observers. */
-  emit(node: TreeNode, payload: EventPayload): WorkflowEvent {
+  emit(node: TreeNode, payload: EventPayload, timestamp: number = this.settings.clock.now()): WorkflowEvent {
     const event = {
-      id: nextId('ev'),
+      id: nextEventId(),
       nodeId: node.id,
       workflowId: this.id,
-      timestamp: this.settings.clock.now(),
+      timestamp,
       ...payload,
     } as WorkflowEvent;
     node.recordEvent(event);

@@ -72,9 +72,9 @@ export class WorkflowTreeDebugger {
   }
 }
 
-/** All recorded events, oldest first (ties keep tree order, parents first). */
+/** All recorded events in the order they were emitted. */
 function collectEvents(root: WorkflowNode): WorkflowEvent[] {
   const events: WorkflowEvent[] = [];
   for (const node of walkTree(root)) events.push(...node.events);
-  return events.sort((a, b) => a.timestamp - b.timestamp);
+  return events.sort((a, b) => a.id - b.id);
 }

@@ -36,7 +36,7 @@ export function ObservedState(options: ObservedStateOptions = {}): FieldDecorato
         throw wrongMember('@ObservedState()', 'instance fields', String(context.name), 'static field');
       }
       const get = context.access.get as (instance: unknown) => unknown;
-      ownList<ObservedField>(context.metadata as Record<PropertyKey, unknown>, FIELDS).push({
+      register(context.metadata as Record<PropertyKey, unknown>, {
         key: context.name,
         ...flags,
         read: (instance) => get(instance),
@@ -53,12 +53,20 @@ export function ObservedState(options: ObservedStateOptions = {}): FieldDecorato
       throw wrongMember('@ObservedState()', 'instance fields', memberLabel(first, key), 'static member');
     }
     const constructor = (first as { constructor: object }).constructor;
-    ownList<ObservedField>(ownMetadataOf(constructor), FIELDS).push({
+    register(ownMetadataOf(constructor), {
       key,
       ...flags,
       read: (instance) => (instance as Record<PropertyKey, unknown>)[key],
     });
   } as FieldDecorator;
+}
+
+/** A subclass redeclaring a field replaces the inherited entry: its options win. */
+function register(bag: Record<PropertyKey, unknown>, field: ObservedField): void {
+  const list = ownList<ObservedField>(bag, FIELDS);
+  const index = list.findIndex((existing) => existing.key === field.key);
+  if (index >= 0) list[index] = field;
+  else list.push(field);
 }
 
 export function observedFieldsOf(instance: object): readonly ObservedField[] {

@@ -4,7 +4,8 @@ import type { WorkflowStatus } from './status.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
 export interface EventBase {
-  readonly id: string;
+  /** A process-wide increasing sequence number: unique, and orders events across nodes. */
+  readonly id: number;
   readonly nodeId: string;
   readonly workflowId: string;
   readonly timestamp: number;

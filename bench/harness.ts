@@ -1,0 +1,179 @@
+/**
+ * Timing and memory helpers for the benchmarks: warm-up, N measured runs, median, forced GC
+ * between runs (needs `node --expose-gc`), and a plain-text table printer.
+ */
+import { cpus } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+
+const gcFn = (globalThis as { gc?: () => void }).gc;
+
+export const GC_AVAILABLE = typeof gcFn === 'function';
+
+/** A full, forced collection (twice, so objects freed by the first pass's finalizers go too). */
+export function forceGc(): void {
+  if (gcFn === undefined) return;
+  gcFn();
+  gcFn();
+}
+
+export function heapUsed(): number {
+  return process.memoryUsage().heapUsed;
+}
+
+export function heapLimit(): number {
+  return getHeapStatistics().heap_size_limit;
+}
+
+export function now(): bigint {
+  return process.hrtime.bigint();
+}
+
+export function elapsedNs(start: bigint): number {
+  return Number(process.hrtime.bigint() - start);
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const hi = sorted[mid] as number;
+  return sorted.length % 2 === 1 ? hi : ((sorted[mid - 1] as number) + hi) / 2;
+}
+
+export interface MeasureOptions {
+  /** Unmeasured runs first, to let the JIT settle (default 2). */
+  warmup?: number;
+  /** Measured runs (default 7, never fewer than 5). */
+  runs?: number;
+  /**
+   * Also measure retained heap: heapUsed after a forced GC with the run's result still referenced,
+   * minus heapUsed after a forced GC just before the run.
+   */
+  retained?: boolean;
+}
+
+export interface Measurement {
+  /** Wall time of each measured run, ns. */
+  samples: number[];
+  medianNs: number;
+  minNs: number;
+  maxNs: number;
+  /** Per-run retained bytes (only with `retained: true`). */
+  retainedSamples: number[];
+  medianRetained: number;
+}
+
+export const DEFAULT_RUNS = 7;
+export const DEFAULT_WARMUP = 2;
+
+/**
+ * Runs `run` warm-up + N times with a forced GC before each run and times each with
+ * `process.hrtime.bigint()`. The GC and the retained-heap probe are outside the timed span.
+ * Whatever `run` resolves to is kept referenced until the retained-heap probe is done.
+ */
+export async function measure<T>(run: () => Promise<T> | T, options: MeasureOptions = {}): Promise<Measurement> {
+  const warmup = options.warmup ?? DEFAULT_WARMUP;
+  const runs = Math.max(5, options.runs ?? DEFAULT_RUNS);
+  const samples: number[] = [];
+  const retainedSamples: number[] = [];
+  for (let i = 0; i < warmup + runs; i += 1) {
+    forceGc();
+    const before = options.retained ? heapUsed() : 0;
+    const start = now();
+    // Stored on a module-level object, not in a local: an optimising compiler may treat a local
+    // as dead before the heap probe and let GC take the result early.
+    holder.value = await run();
+    const ns = elapsedNs(start);
+    if (i >= warmup) {
+      samples.push(ns);
+      if (options.retained) {
+        forceGc();
+        retainedSamples.push(heapUsed() - before);
+      }
+    }
+    holder.value = undefined;
+  }
+  return {
+    samples,
+    medianNs: median(samples),
+    minNs: Math.min(...samples),
+    maxNs: Math.max(...samples),
+    retainedSamples,
+    medianRetained: median(retainedSamples),
+  };
+}
+
+/** Holds a value across a forced GC; readable from outside, so stores to it cannot be elided. */
+export const holder: { value: unknown } = { value: undefined };
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+const intFmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const oneFmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const twoFmt = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+export function int(n: number): string {
+  return intFmt.format(n);
+}
+
+export function fixed1(n: number): string {
+  return oneFmt.format(n);
+}
+
+export function fixed2(n: number): string {
+  return twoFmt.format(n);
+}
+
+export function fmtNs(ns: number): string {
+  return `${ns < 100 ? fixed1(ns) : int(ns)} ns`;
+}
+
+export function fmtMs(ns: number): string {
+  return `${fixed2(ns / 1e6)} ms`;
+}
+
+export function fmtBytes(bytes: number): string {
+  const abs = Math.abs(bytes);
+  if (abs >= 1024 * 1024) return `${fixed1(bytes / (1024 * 1024))} MB`;
+  if (abs >= 1024) return `${fixed1(bytes / 1024)} KB`;
+  return `${int(bytes)} B`;
+}
+
+export function fmtRatio(value: number, baseline: number): string {
+  return `${fixed1(value / baseline)}x`;
+}
+
+/** "PASS"/"MISS" for a ≤ target; informational only. */
+export function verdict(value: number, limit: number): string {
+  return value <= limit ? 'PASS' : 'MISS';
+}
+
+export type Align = 'left' | 'right';
+
+/** A plain-text table: a header row, a rule, and the rows; every column padded to its widest cell. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[], align?: readonly Align[]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, c) => {
+        const w = widths[c] ?? 0;
+        return (align?.[c] ?? (c === 0 ? 'left' : 'right')) === 'left' ? cell.padEnd(w) : cell.padStart(w);
+      })
+      .join('  ')
+      .trimEnd();
+  const rule = widths.map((w) => '-'.repeat(w)).join('  ');
+  return [line(header), rule, ...rows.map(line)].map((l) => `  ${l}`).join('\n');
+}
+
+export function section(title: string): void {
+  console.log(`\n${title}`);
+}
+
+export function environment(): string {
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  return (
+    `node ${process.version}, ${process.platform} ${process.arch}, ${cpus().length} CPUs (${cpu}), ` +
+    `heap limit ${fmtBytes(heapLimit())}`
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * W3: cost of emitting from the deepest workflow of a nested chain (depth 1 = the root itself),
+ * delivered to the one observer on the root. Public APIs only: `logger.info` (one log entry),
+ * `snapshotState()` (one `stateSnapshot` event), `ctx.step` (a `stepStart` + `stepEnd` pair).
+ */
+import { createWorkflow, type Workflow, type WorkflowContext, type WorkflowObserver } from 'groundswell';
+import { DEFAULT_RUNS, DEFAULT_WARMUP, fixed2, fmtNs, fmtRatio, int, measure, section, table, verdict } from './harness.js';
+
+const DEPTHS = [1, 10, 100, 1_000] as const;
+const DEEPEST = 1_000;
+const TARGET_NS_PER_EVENT = 500;
+/** Calls per measured run. */
+const LOG_CALLS = 50_000;
+const SNAPSHOT_CALLS = 50_000;
+const STEP_CALLS = 20_000;
+
+interface Probe {
+  label: string;
+  eventsPerCall: number;
+  calls: number;
+  loop(ctx: WorkflowContext): Promise<void> | void;
+}
+
+const PROBES: readonly Probe[] = [
+  {
+    label: 'logger.info (1 log entry -> onLog)',
+    eventsPerCall: 1,
+    calls: LOG_CALLS,
+    loop(ctx) {
+      const logger = ctx.logger;
+      for (let i = 0; i < LOG_CALLS; i += 1) logger.info('tick');
+    },
+  },
+  {
+    label: 'snapshotState() (1 event -> onEvent)',
+    eventsPerCall: 1,
+    calls: SNAPSHOT_CALLS,
+    loop(ctx) {
+      const wf = ctx.workflow;
+      for (let i = 0; i < SNAPSHOT_CALLS; i += 1) wf.snapshotState();
+    },
+  },
+  {
+    label: 'ctx.step, empty body (2 events -> onEvent)',
+    eventsPerCall: 2,
+    calls: STEP_CALLS,
+    async loop(ctx) {
+      const body = (): number => 1;
+      for (let i = 0; i < STEP_CALLS; i += 1) await ctx.step('tick', body);
+    },
+  },
+];
+
+const delivered = { events: 0, logs: 0 };
+const observer: WorkflowObserver = {
+  onEvent() {
+    delivered.events += 1;
+  },
+  onLog() {
+    delivered.logs += 1;
+  },
+};
+
+/**
+ * Builds a chain of `depth` nested functional workflows (each spawns the next from its executor)
+ * and runs `leaf` inside the deepest one. Each level first yields (`await null`) so the chain is
+ * not one synchronous stack 1,000 levels deep.
+ */
+async function atDepth<T>(depth: number, leaf: (ctx: WorkflowContext) => Promise<T>): Promise<T> {
+  const level = (n: number): Workflow<T> =>
+    createWorkflow<T>(`level-${n}`, async (ctx) => {
+      await null;
+      if (n < depth) return ctx.spawnWorkflow(level(n + 1));
+      let actual = 1;
+      for (let w = ctx.workflow.parent; w !== null; w = w.parent) actual += 1;
+      if (actual !== depth) throw new Error(`W3: expected depth ${depth}, got ${actual}`);
+      return leaf(ctx);
+    });
+  const root = level(1);
+  root.addObserver(observer);
+  return root.run();
+}
+
+/** Plain baseline: at the bottom of `depth` nested async calls, await an async fn that hands an event to a callback. */
+async function plainAtDepth(depth: number, calls: number): Promise<number> {
+  const listener = { count: 0, onEvent(_e: { type: string; timestamp: number }) { this.count += 1; } };
+  const emit = async (i: number): Promise<void> => {
+    listener.onEvent({ type: 'tick', timestamp: i });
+  };
+  const nest = async (n: number): Promise<number> => {
+    await null;
+    if (n < depth) return nest(n + 1);
+    const m = await measure(async () => {
+      for (let i = 0; i < calls; i += 1) await emit(i);
+    });
+    return m.medianNs / calls;
+  };
+  return nest(1);
+}
+
+export async function runW3(): Promise<void> {
+  section('W3  emit from the deepest workflow of a nested chain (depth 1 = root), one observer on the root');
+
+  const plainNs = await plainAtDepth(DEEPEST, LOG_CALLS);
+  const perEvent = new Map<Probe, number[]>();
+  for (const probe of PROBES) perEvent.set(probe, []);
+
+  for (const depth of DEPTHS) {
+    await atDepth(depth, async (ctx) => {
+      for (const probe of PROBES) {
+        const before = delivered.events + delivered.logs;
+        const m = await measure(() => probe.loop(ctx));
+        const got = delivered.events + delivered.logs - before;
+        const expected = probe.calls * probe.eventsPerCall * (m.samples.length + DEFAULT_WARMUP);
+        if (got < expected) throw new Error(`W3: ${probe.label} delivered ${got} < ${expected} at depth ${depth}`);
+        perEvent.get(probe)?.push(m.medianNs / (probe.calls * probe.eventsPerCall));
+      }
+    });
+  }
+
+  const rows = PROBES.map((probe) => {
+    const values = perEvent.get(probe) ?? [];
+    const shallow = values[0] ?? Number.NaN;
+    const deep = values[values.length - 1] ?? Number.NaN;
+    return [
+      probe.label,
+      ...values.map(fmtNs),
+      `${fixed2(deep / shallow)}x`,
+      fmtRatio(deep, plainNs),
+      `≤ ${TARGET_NS_PER_EVENT} ns`,
+      verdict(deep, TARGET_NS_PER_EVENT),
+    ];
+  });
+  rows.push(['plain async baseline (await fn -> callback)', '-', '-', '-', fmtNs(plainNs), '-', '1.0x', '-', '-']);
+  console.log(
+    table(
+      ['ns per event', ...DEPTHS.map((d) => `depth ${int(d)}`), `${int(DEEPEST)} vs 1`, 'vs plain', 'target', 'status'],
+      rows,
+      ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'left'],
+    ),
+  );
+  console.log(
+    `  (median of ${DEFAULT_RUNS} runs after ${DEFAULT_WARMUP} warm-ups per cell; ${int(LOG_CALLS)} logs / ${int(SNAPSHOT_CALLS)} snapshots / ` +
+      `${int(STEP_CALLS)} steps per run; target and "vs plain" at depth ${int(DEEPEST)})`,
+  );
+}
