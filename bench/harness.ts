@@ -43,7 +43,7 @@ export function median(values: readonly number[]): number {
 export interface MeasureOptions {
   /** Unmeasured runs first, to let the JIT settle (default 2). */
   warmup?: number;
-  /** Measured runs (default 7, never fewer than 5). */
+  /** Measured runs (default DEFAULT_RUNS, never fewer than 5). */
   runs?: number;
   /**
    * Also measure retained heap: heapUsed after a forced GC with the run's result still referenced,
@@ -63,7 +63,7 @@ export interface Measurement {
   medianRetained: number;
 }
 
-export const DEFAULT_RUNS = 7;
+export const DEFAULT_RUNS = 9;
 export const DEFAULT_WARMUP = 2;
 
 /**
@@ -77,21 +77,10 @@ export async function measure<T>(run: () => Promise<T> | T, options: MeasureOpti
   const samples: number[] = [];
   const retainedSamples: number[] = [];
   for (let i = 0; i < warmup + runs; i += 1) {
-    forceGc();
-    const before = options.retained ? heapUsed() : 0;
-    const start = now();
-    // Stored on a module-level object, not in a local: an optimising compiler may treat a local
-    // as dead before the heap probe and let GC take the result early.
-    holder.value = await run();
-    const ns = elapsedNs(start);
-    if (i >= warmup) {
-      samples.push(ns);
-      if (options.retained) {
-        forceGc();
-        retainedSamples.push(heapUsed() - before);
-      }
-    }
-    holder.value = undefined;
+    const [ns, retained] = await once(run, options.retained === true);
+    if (i < warmup) continue;
+    samples.push(ns);
+    if (options.retained) retainedSamples.push(retained);
   }
   return {
     samples,
@@ -103,8 +92,28 @@ export async function measure<T>(run: () => Promise<T> | T, options: MeasureOpti
   };
 }
 
-/** Holds a value across a forced GC; readable from outside, so stores to it cannot be elided. */
+/** Holds a run's result across the heap probe; a module-level object, so the store cannot be elided. */
 export const holder: { value: unknown } = { value: undefined };
+
+/**
+ * One run in its own async frame. The result must not pass through a register of the caller's
+ * loop: a suspended async function keeps its whole register file alive, so a stale temporary
+ * there would retain the previous run's result and skew the next heap probe.
+ */
+async function once<T>(run: () => Promise<T> | T, probe: boolean): Promise<[number, number]> {
+  forceGc();
+  const before = probe ? heapUsed() : 0;
+  const start = now();
+  holder.value = await run();
+  const ns = elapsedNs(start);
+  let retained = 0;
+  if (probe) {
+    forceGc();
+    retained = heapUsed() - before;
+  }
+  holder.value = undefined;
+  return [ns, retained];
+}
 
 // ---------------------------------------------------------------------------------------------
 // Formatting

@@ -1,3 +1,4 @@
+import { errorMessage } from '../util/describe.js';
 import { MergedWorkflowError, WorkflowError, type WorkflowErrorDetails } from '../errors/workflow-error.js';
 
 export interface ErrorMergeStrategy {
@@ -22,7 +23,7 @@ export function mergeErrors(
     const combined = strategy.combine(flat);
     return combined instanceof WorkflowError ? combined : new WorkflowError(combined.message, details(combined));
   }
-  const summary = flat.map((e) => (e instanceof Error ? e.message : String(e))).join('; ');
+  const summary = flat.map(errorMessage).join('; ');
   return new MergedWorkflowError(`${flat.length} failures in ${label}: ${summary}`, {
     ...details(flat[0]),
     errors: flat,

@@ -1,4 +1,5 @@
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
+import { errorMessage } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { TreeNode } from './tree-node.js';
 import type { Workflow } from './workflow.js';
@@ -15,21 +16,17 @@ export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknow
   let error: WorkflowError;
   if (workflow.isCancelled && !(thrown instanceof WorkflowCancelledError)) {
     error = new WorkflowCancelledError(
-      `${what} was cancelled: ${messageOf(thrown)}`,
+      `${what} was cancelled: ${errorMessage(thrown)}`,
       workflow.errorDetails(node, thrown),
     );
   } else if (thrown instanceof WorkflowError) {
     error = thrown;
   } else {
-    error = new WorkflowError(`${what} failed: ${messageOf(thrown)}`, workflow.errorDetails(node, thrown));
+    error = new WorkflowError(`${what} failed: ${errorMessage(thrown)}`, workflow.errorDetails(node, thrown));
   }
   if (!reported.has(error)) {
     reported.add(error);
     workflow.emit(node, { type: 'error', error: serializeError(error) });
   }
   return error;
-}
-
-function messageOf(thrown: unknown): string {
-  return thrown instanceof Error ? thrown.message : String(thrown);
 }

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { isRetryable } from '../errors/predicates.js';
+import { describeValue, errorMessage } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import { recordFailure } from './failure.js';
 import { runInScope } from './scope.js';
@@ -34,8 +35,13 @@ export function validateStepOptions(options: StepOptions, label: string): void {
   if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
     throw new UsageError(`Step "${label}": retry.maxAttempts must be an integer >= 1, got ${String(retry.maxAttempts)}.`);
   }
-  if (typeof retry.backoffMs === 'number' && !(retry.backoffMs >= 0)) {
-    throw new UsageError(`Step "${label}": retry.backoffMs must be >= 0, got ${String(retry.backoffMs)}.`);
+  const backoff: unknown = retry.backoffMs;
+  if (backoff !== undefined && typeof backoff !== 'function' && !(typeof backoff === 'number' && backoff >= 0)) {
+    throw new UsageError(`Step "${label}": retry.backoffMs must be a number >= 0 or a function, got ${describeValue(backoff)}.`);
+  }
+  const retryOn: unknown = retry.retryOn;
+  if (retryOn !== undefined && typeof retryOn !== 'function') {
+    throw new UsageError(`Step "${label}": retry.retryOn must be a function, got ${describeValue(retryOn)}.`);
   }
 }
 
@@ -62,27 +68,24 @@ export async function runStep<R>(
   const scope = { workflow, node };
   if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
 
-  const end = (status: WorkflowStatus, attempts: number): void => {
-    const endedAt = clock.now();
-    node.finish(status, endedAt);
-    if (options.snapshotState) workflow.snapshotState();
-    const duration = node.duration;
-    const payload: EventPayload<StepEndEvent> =
-      duration === undefined
-        ? { type: 'stepEnd', name, status: node.status, attempts }
-        : { type: 'stepEnd', name, status: node.status, duration, attempts };
-    workflow.emit(node, payload, endedAt);
-  };
-
   for (let attempt = 1; ; attempt += 1) {
     try {
       const value = await runInScope(scope, body);
       workflow.throwIfCancelled(node);
       if (options.logFinish) runInScope(scope, () => workflow.logger.info(`Step "${name}" finished`));
-      end('completed', attempt);
+      endStep(workflow, node, options, 'completed', attempt);
       return value;
     } catch (thrown) {
-      const delayMs = retryDelay(workflow, options.retry, thrown, attempt);
+      let delayMs: number | undefined;
+      try {
+        delayMs = retryDelay(workflow, options.retry, thrown, attempt);
+      } catch (policyError) {
+        // A broken retry policy must still end the step: fail with the policy's error, naming both.
+        thrown = new UsageError(
+          `Step "${name}": the retry policy threw while handling "${errorMessage(thrown)}": ${errorMessage(policyError)}`,
+          { cause: policyError },
+        );
+      }
       if (delayMs !== undefined) {
         const error = serializeError(thrown);
         workflow.emit(node, { type: 'stepRetry', name, attempt, delayMs, error });
@@ -99,10 +102,22 @@ export async function runStep<R>(
         }
       }
       const error = recordFailure(workflow, node, thrown, `Step "${name}" of workflow "${workflow.name}"`);
-      end(workflow.isCancelled ? 'cancelled' : 'failed', attempt);
+      endStep(workflow, node, options, workflow.isCancelled ? 'cancelled' : 'failed', attempt);
       throw error;
     }
   }
+}
+
+function endStep(workflow: Workflow, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
+  const endedAt = workflow.clock.now();
+  node.finish(status, endedAt);
+  if (options.snapshotState) workflow.snapshotState();
+  const duration = node.duration;
+  const payload: EventPayload<StepEndEvent> =
+    duration === undefined
+      ? { type: 'stepEnd', name: node.name, status: node.status, attempts }
+      : { type: 'stepEnd', name: node.name, status: node.status, duration, attempts };
+  workflow.emit(node, payload, endedAt);
 }
 
 /** The delay before the next attempt, or undefined when the step must fail now. */

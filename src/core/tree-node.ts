@@ -45,7 +45,7 @@ export class TreeNode implements WorkflowNode {
     readonly name: string,
     readonly owner: NodeOwner,
   ) {
-    this.id = nextId(kind === 'workflow' ? 'wf' : kind);
+    this.id = nextId(kind);
   }
 
   get startTime(): number | undefined {
@@ -197,7 +197,7 @@ export class TreeNode implements WorkflowNode {
     let excess = list.length - max;
     const kept: TreeNode[] = [];
     for (const node of list) {
-      if (excess > 0 && node.kind !== 'workflow' && isFinished(node.status)) {
+      if (excess > 0 && isFinished(node.status) && !holdsWorkflow(node)) {
         excess -= 1;
         this.prunedChildren += 1;
         continue;
@@ -206,4 +206,11 @@ export class TreeNode implements WorkflowNode {
     }
     this.childList = kept;
   }
+}
+
+/** A workflow node, or a step/task with a child workflow mounted somewhere beneath it. */
+function holdsWorkflow(node: TreeNode): boolean {
+  if (node.kind === 'workflow') return true;
+  for (const child of node.children) if (holdsWorkflow(child)) return true;
+  return false;
 }

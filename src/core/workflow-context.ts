@@ -3,7 +3,7 @@ import { describeValue } from '../util/describe.js';
 import { EventTree } from './event-tree.js';
 import type { WorkflowLogger } from './logger.js';
 import { runStep, validateStepOptions, type StepOptions } from './run-step.js';
-import type { Workflow } from './workflow.js';
+import { Workflow } from './workflow.js';
 
 /** What a functional workflow's executor receives. */
 export interface WorkflowContext {
@@ -44,6 +44,9 @@ export function createContext(workflow: Workflow): WorkflowContext {
       return runStep(workflow, name, options, fn);
     },
     async spawnWorkflow(child) {
+      if (!(child instanceof Workflow)) {
+        throw new UsageError(`ctx.spawnWorkflow needs a Workflow, got ${describeValue(child)}.`);
+      }
       if (child.parent !== workflow) workflow.attachChild(child);
       return child.run();
     },

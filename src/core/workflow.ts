@@ -179,8 +179,8 @@ export class Workflow<T = unknown> {
     if (child === this) throw new UsageError(`Workflow "${this.name}" cannot be its own child.`);
     if (child.parentRef !== null) {
       throw new UsageError(
-        `Workflow "${child.name}" (${child.id}) already has parent "${child.parentRef.name}" ` +
-          `(${child.parentRef.id}); detach it first.`,
+        `Cannot attach Workflow "${child.name}" (${child.id}) to "${this.name}" (${this.id}): it already ` +
+          `has parent "${child.parentRef.name}" (${child.parentRef.id}); detach it first.`,
       );
     }
     if (this.isDescendantOf(child)) {
@@ -198,7 +198,7 @@ export class Workflow<T = unknown> {
 
   detachChild(child: Workflow): void {
     if (!(child instanceof Workflow) || child.parentRef !== this) {
-      throw new UsageError(`Workflow "${describeValue(child)}" is not a child of "${this.name}".`);
+      throw new UsageError(`${describeValue(child)} is not a child of Workflow "${this.name}" (${this.id}).`);
     }
     this.childList.splice(this.childList.indexOf(child), 1);
     child.treeNode.parent?.removeChild(child.treeNode);

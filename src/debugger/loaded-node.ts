@@ -18,9 +18,9 @@ export class LoadedNode implements WorkflowNode {
   readonly endTime?: number;
   readonly duration?: number;
   readonly dropped: { events: number; logs: number; children: number };
-  readonly children: readonly LoadedNode[];
+  readonly children: LoadedNode[] = [];
 
-  constructor(
+  private constructor(
     private readonly source: SerializedNode,
     readonly parent: LoadedNode | null,
   ) {
@@ -36,7 +36,21 @@ export class LoadedNode implements WorkflowNode {
     if (source.endTime !== undefined) this.endTime = source.endTime;
     if (source.duration !== undefined) this.duration = source.duration;
     this.dropped = source.dropped ?? { events: 0, logs: 0, children: 0 };
-    this.children = source.children.map((child) => new LoadedNode(child, this));
+  }
+
+  /** Rebuilds the tree without recursion: exports of deep chains must load like they render. */
+  static load(root: SerializedNode): LoadedNode {
+    const top = new LoadedNode(root, null);
+    const stack: LoadedNode[] = [top];
+    while (stack.length > 0) {
+      const node = stack.pop() as LoadedNode;
+      for (const child of node.source.children) {
+        const loaded = new LoadedNode(child, node);
+        node.children.push(loaded);
+        stack.push(loaded);
+      }
+    }
+    return top;
   }
 
   toJSON(): SerializedNode {

@@ -32,7 +32,7 @@ export class WorkflowTreeDebugger {
     if (typeof source !== 'string' && (typeof source !== 'object' || source === null)) {
       throw new UsageError(`WorkflowTreeDebugger needs a Workflow or a run export, got ${describeValue(source)}.`);
     }
-    const root = new LoadedNode(parseRunExport(source).root, null);
+    const root = LoadedNode.load(parseRunExport(source).root);
     const recorded = collectEvents(root);
     this.root = root;
     this.events = new Observable<WorkflowEvent>((observer) => {

@@ -9,3 +9,8 @@ export function describeValue(value: unknown): string {
   }
   return typeof value;
 }
+
+/** The message of anything thrown. */
+export function errorMessage(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}

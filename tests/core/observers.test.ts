@@ -6,7 +6,7 @@ import {
   type WorkflowEvent,
   type WorkflowObserver,
 } from 'groundswell';
-import { allNodes, eventLabel, must, ofType, record } from '../support/core-helpers.js';
+import { allNodes, eventLabel, FakeClock, must, ofType, record } from '../support/core-helpers.js';
 
 function childWorkflow(name: string): Workflow<string> {
   return createWorkflow({ name }, async (ctx) => {
@@ -66,6 +66,45 @@ describe('root observers', () => {
     expect(rec.logs.find((l) => l.message === 'in c1')?.nodeId).toBe(c1.id);
     expect(rec.events.find((e) => eventLabel(e) === 'stepStart:c1')?.nodeId).toBe(c1.id);
     expect(rec.events.find((e) => eventLabel(e) === 'stepStart:c1')?.workflowId).toBe(child.id);
+  });
+
+  it('every event carries id, nodeId, workflowId and timestamp, and names use one field', async () => {
+    const clock = new FakeClock({ tick: 1 });
+    const child = createWorkflow({ name: 'child' }, (ctx) =>
+      ctx.step('retrying', () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('once');
+        return attempts;
+      }, { retry: { maxAttempts: 2 } }),
+    );
+    let attempts = 0;
+    const root = createWorkflow({ name: 'root', clock }, async (ctx) => {
+      await ctx.step('spawn', () => ctx.spawnWorkflow(child));
+      ctx.workflow.snapshotState();
+      await ctx.step('fails', () => {
+        throw new Error('x');
+      }).catch(() => undefined);
+    });
+    const rec = record(root);
+    await root.run();
+    const nodeIds = new Set(allNodes(root.node).map((n) => n.id));
+    const types = new Set(rec.events.map((e) => e.type));
+    expect([...types].sort()).toEqual(
+      ['childAttached', 'error', 'stateSnapshot', 'stepEnd', 'stepRetry', 'stepStart', 'treeUpdated', 'workflowEnd', 'workflowStart'].sort(),
+    );
+    let last = -Infinity;
+    for (const e of rec.events) {
+      expect(nodeIds.has(e.nodeId), `${e.type} nodeId`).toBe(true);
+      expect([root.id, child.id]).toContain(e.workflowId);
+      expect(typeof e.timestamp).toBe('number');
+      expect(e.timestamp).toBeGreaterThanOrEqual(last);
+      last = e.timestamp;
+      if (e.type.startsWith('step') || e.type.startsWith('workflow')) {
+        expect(e, e.type).toHaveProperty('name');
+        expect(e, e.type).not.toHaveProperty('stepName');
+      }
+    }
+    expect(new Set(rec.events.map((e) => e.id)).size).toBe(rec.events.length);
   });
 
   it('refuse addObserver on a non-root with a UsageError naming the root', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ObservedState, Step, Task, UsageError, Workflow } from 'groundswell';
+import { createWorkflow, ObservedState, Step, Task, UsageError, Workflow } from 'groundswell';
 import { caught, decoratorMode } from '../support/decorators-helpers.js';
 
 // Loose views of the decorators: the type checker would refuse these placements, the runtime
@@ -187,7 +187,7 @@ describe('calling a decorated method on something that is not a Workflow', () =>
       return 1;
     }
     @Task() async spawn(): Promise<Workflow> {
-      return new Workflow('child');
+      return createWorkflow('child', () => 'child');
     }
   }
 

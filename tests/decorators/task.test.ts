@@ -197,8 +197,12 @@ describe('@Task() runs the children', () => {
       trace.push(`start:${self.name}`);
       started += 1;
       if (started === 2) bothStarted.resolve();
-      // Run one after another, neither child could get past this point.
-      await bothStarted.promise;
+      // Run one after another, the first child would wait here for ever: give up after a
+      // generous number of microtask turns (no timers), so the failure is quick and explicit.
+      const notConcurrent = yieldTicks(100).then(() => {
+        throw new Error(`${self.name}: its sibling never started, the children did not run concurrently`);
+      });
+      await Promise.race([bothStarted.promise, notConcurrent]);
       trace.push(`end:${self.name}`);
     };
     class Parent extends Workflow {
