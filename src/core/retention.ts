@@ -2,13 +2,16 @@ import { UsageError } from '../errors/groundswell-error.js';
 
 /** How much history each node keeps. Older entries are dropped and counted, never unbounded. */
 export interface RetentionOptions {
-  /** Events kept per node (newest win). */
+  /**
+   * Events kept per node besides a step's own start and end: the first two and the newest rest.
+   */
   maxEventsPerNode: number;
   /** Log entries kept per node (newest win). */
   maxLogsPerNode: number;
   /**
-   * Finished step/task nodes kept per parent; the oldest finished ones are pruned beyond this.
-   * Workflow nodes and running nodes are never pruned.
+   * Finished step/task nodes kept per parent. Pruning runs in batches once a quarter of this (at
+   * least 16) more have piled up, and drops the oldest finished ones. Running nodes, workflow
+   * nodes and steps/tasks with a child workflow beneath them are never pruned.
    */
   maxChildrenPerNode: number;
 }
