@@ -32,43 +32,60 @@ export class ObserverHub {
     this.observers = this.observers.filter((o) => o !== observer);
   }
 
+  // Each loop calls its method directly (no dynamic dispatch by name): event() runs twice per step.
   log(entry: LogEntry): void {
     for (const observer of this.observers) {
-      if (observer.onLog) this.call(observer, 'onLog', entry);
+      if (observer.onLog === undefined) continue;
+      try {
+        observer.onLog(entry);
+      } catch (error) {
+        this.failed('onLog', error);
+      }
     }
   }
 
   event(event: WorkflowEvent): void {
     for (const observer of this.observers) {
-      if (observer.onEvent) this.call(observer, 'onEvent', event);
+      if (observer.onEvent === undefined) continue;
+      try {
+        observer.onEvent(event);
+      } catch (error) {
+        this.failed('onEvent', error);
+      }
     }
   }
 
   stateUpdated(node: WorkflowNode): void {
     for (const observer of this.observers) {
-      if (observer.onStateUpdated) this.call(observer, 'onStateUpdated', node);
+      if (observer.onStateUpdated === undefined) continue;
+      try {
+        observer.onStateUpdated(node);
+      } catch (error) {
+        this.failed('onStateUpdated', error);
+      }
     }
   }
 
   treeChanged(root: WorkflowNode): void {
     for (const observer of this.observers) {
-      if (observer.onTreeChanged) this.call(observer, 'onTreeChanged', root);
+      if (observer.onTreeChanged === undefined) continue;
+      try {
+        observer.onTreeChanged(root);
+      } catch (error) {
+        this.failed('onTreeChanged', error);
+      }
     }
   }
 
-  private call(observer: WorkflowObserver, callback: Callback, arg: unknown): void {
+  private failed(callback: Callback, error: unknown): void {
+    if (this.reporting) return;
+    this.reporting = true;
     try {
-      (observer[callback] as (value: unknown) => void).call(observer, arg);
-    } catch (error) {
-      if (this.reporting) return;
-      this.reporting = true;
-      try {
-        this.report(callback, error);
-      } catch {
-        // Reporting must never fail the run; the original failure is already recorded.
-      } finally {
-        this.reporting = false;
-      }
+      this.report(callback, error);
+    } catch {
+      // Reporting must never fail the run; the original failure is already recorded.
+    } finally {
+      this.reporting = false;
     }
   }
 }

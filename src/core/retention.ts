@@ -19,7 +19,7 @@ export interface RetentionOptions {
 export const DEFAULT_RETENTION: RetentionOptions = Object.freeze({
   maxEventsPerNode: 1_000,
   maxLogsPerNode: 1_000,
-  maxChildrenPerNode: 10_000,
+  maxChildrenPerNode: 1_000,
 });
 
 export function resolveRetention(

@@ -23,22 +23,18 @@ export class TreeNode implements WorkflowNode {
   readonly id: string;
   parent: TreeNode | null = null;
   status: WorkflowStatus = 'idle';
-  stateSnapshot: StateSnapshot | null = null;
   /** False for steps declared with `trackTiming: false`: times are kept but not shown. */
   timed = true;
   private begin: number | undefined = undefined;
   private end: number | undefined = undefined;
   private childList: TreeNode[] | null = null;
-  // A step's start/end are kept as numbers and rebuilt as events on read; other events live in two
-  // fields and then a ring buffer. Retained objects per step are what a long run pays for in GC.
+  // Retained bytes and objects per node are what a long run pays for in GC time, so a step keeps
+  // its start/end as numbers (rebuilt as events on read) and everything else a typical step
+  // never has (logs, other events, a state snapshot) lives in `history`, allocated on first use.
   private startSeq = 0;
   private endSeq = 0;
   private attempts = 0;
-  private firstEvent: WorkflowEvent | null = null;
-  private secondEvent: WorkflowEvent | null = null;
-  private laterEvents: RingBuffer<WorkflowEvent> | null = null;
-  private logBuffer: RingBuffer<LogEntry> | null = null;
-  private prunedChildren = 0;
+  private history: NodeHistory | null = null;
 
   constructor(
     readonly kind: NodeKind,
@@ -96,23 +92,33 @@ export class TreeNode implements WorkflowNode {
    */
   get events(): readonly WorkflowEvent[] {
     const out: WorkflowEvent[] = [];
+    const history = this.history;
     if (this.startSeq !== 0) out.push(this.stepStartEvent());
-    if (this.firstEvent !== null) out.push(this.firstEvent);
-    if (this.secondEvent !== null) out.push(this.secondEvent);
-    if (this.laterEvents !== null) out.push(...this.laterEvents.toArray());
+    if (history?.firstEvent) out.push(history.firstEvent);
+    if (history?.secondEvent) out.push(history.secondEvent);
+    if (history?.laterEvents) out.push(...history.laterEvents.toArray());
     if (this.endSeq !== 0) out.push(this.stepEndEvent());
     return out;
   }
 
   get logs(): readonly LogEntry[] {
-    return this.logBuffer?.toArray() ?? NONE;
+    return this.history?.logs?.toArray() ?? NONE;
+  }
+
+  get stateSnapshot(): StateSnapshot | null {
+    return this.history?.state ?? null;
+  }
+
+  set stateSnapshot(state: StateSnapshot | null) {
+    this.record().state = state;
   }
 
   get dropped(): { events: number; logs: number; children: number } {
+    const history = this.history;
     return {
-      events: this.laterEvents?.dropped ?? 0,
-      logs: this.logBuffer?.dropped ?? 0,
-      children: this.prunedChildren,
+      events: history?.laterEvents?.dropped ?? 0,
+      logs: history?.logs?.dropped ?? 0,
+      children: history?.prunedChildren ?? 0,
     };
   }
 
@@ -128,13 +134,18 @@ export class TreeNode implements WorkflowNode {
       this.attempts = event.attempts;
       return;
     }
-    if (this.firstEvent === null && max >= 1) this.firstEvent = event;
-    else if (this.secondEvent === null && max >= 2) this.secondEvent = event;
-    else (this.laterEvents ??= new RingBuffer(Math.max(0, max - 2))).push(event);
+    const history = this.record();
+    if (history.firstEvent === null && max >= 1) history.firstEvent = event;
+    else if (history.secondEvent === null && max >= 2) history.secondEvent = event;
+    else (history.laterEvents ??= new RingBuffer(Math.max(0, max - 2))).push(event);
   }
 
   recordLog(entry: LogEntry): void {
-    (this.logBuffer ??= new RingBuffer(this.owner.retention.maxLogsPerNode)).push(entry);
+    (this.record().logs ??= new RingBuffer(this.owner.retention.maxLogsPerNode)).push(entry);
+  }
+
+  private record(): NodeHistory {
+    return (this.history ??= { state: null, firstEvent: null, secondEvent: null, laterEvents: null, logs: null, prunedChildren: 0 });
   }
 
   addChild(child: TreeNode): void {
@@ -193,19 +204,33 @@ export class TreeNode implements WorkflowNode {
     return duration === undefined ? event : { ...event, duration };
   }
 
+  /** Drops the oldest finished children beyond `max`, compacting the list in place (no new array). */
   private pruneFinished(list: TreeNode[], max: number): void {
     let excess = list.length - max;
-    const kept: TreeNode[] = [];
-    for (const node of list) {
+    let pruned = 0;
+    let write = 0;
+    for (let read = 0; read < list.length; read += 1) {
+      const node = list[read] as TreeNode;
       if (excess > 0 && isFinished(node.status) && !holdsWorkflow(node)) {
         excess -= 1;
-        this.prunedChildren += 1;
+        pruned += 1;
         continue;
       }
-      kept.push(node);
+      list[write] = node;
+      write += 1;
     }
-    this.childList = kept;
+    list.length = write;
+    this.record().prunedChildren += pruned;
   }
+}
+
+interface NodeHistory {
+  state: StateSnapshot | null;
+  firstEvent: WorkflowEvent | null;
+  secondEvent: WorkflowEvent | null;
+  laterEvents: RingBuffer<WorkflowEvent> | null;
+  logs: RingBuffer<LogEntry> | null;
+  prunedChildren: number;
 }
 
 /** A workflow node, or a step/task with a child workflow mounted somewhere beneath it. */

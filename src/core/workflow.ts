@@ -53,9 +53,11 @@ export class Workflow<T = unknown> {
   private parentRef: Workflow | null = null;
   private readonly childList: Workflow[] = [];
   private rootRef: Workflow = this;
-  private readonly hub: ObserverHub;
+  // Created on first use: most workflows are children that never hold observers or get cancelled,
+  // and a run with a thousand children should not pay for a thousand of each.
+  private hubRef: ObserverHub | null = null;
   private settings: { clock: Clock; retention: RetentionOptions };
-  private abort = new AbortController();
+  private abort: AbortController | null = null;
   private cancelReason: string | undefined;
 
   constructor(name?: string, parent?: Workflow);
@@ -75,9 +77,6 @@ export class Workflow<T = unknown> {
     this.treeNode = new TreeNode('workflow', this.name, this);
     this.id = this.treeNode.id;
     this.logger = new WorkflowLogger(this);
-    this.hub = new ObserverHub((callback, error) => {
-      this.emit(this.treeNode, { type: 'observerError', callback, error: serializeError(error) });
-    });
     this.executor = typeof second === 'function' ? second : undefined;
 
     // `run` is wrapped per instance so a subclass's own `run()` gets status, events and the
@@ -131,7 +130,7 @@ export class Workflow<T = unknown> {
 
   /** Aborted when the workflow (or an ancestor) is cancelled; hand it to fetches and timers. */
   get signal(): AbortSignal {
-    return this.abort.signal;
+    return (this.abort ??= new AbortController()).signal;
   }
 
   get isCancelled(): boolean {
@@ -219,12 +218,15 @@ export class Workflow<T = unknown> {
     if (typeof observer !== 'object' || observer === null) {
       throw new UsageError(`addObserver expects an observer object, got ${describeValue(observer)}.`);
     }
-    this.hub.add(observer);
-    return () => this.hub.remove(observer);
+    const hub = (this.hubRef ??= new ObserverHub((callback, error) => {
+      this.emit(this.treeNode, { type: 'observerError', callback, error: serializeError(error) });
+    }));
+    hub.add(observer);
+    return () => hub.remove(observer);
   }
 
   removeObserver(observer: WorkflowObserver): void {
-    this.hub.remove(observer);
+    this.hubRef?.remove(observer);
   }
 
   /** Captures the `@ObservedState` fields (redacted), stores them on the node and reports them. */
@@ -232,7 +234,7 @@ export class Workflow<T = unknown> {
     const state = captureState(this);
     this.treeNode.stateSnapshot = state;
     this.emit(this.treeNode, { type: 'stateSnapshot', state });
-    this.rootRef.hub.stateUpdated(this.treeNode);
+    this.rootRef.hubRef?.stateUpdated(this.treeNode);
     return state;
   }
 
@@ -246,7 +248,7 @@ export class Workflow<T = unknown> {
       const wf = stack.pop() as Workflow;
       if (wf.cancelReason === undefined) {
         wf.cancelReason = reason;
-        wf.abort.abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
+        (wf.abort ??= new AbortController()).abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
       }
       stack.push(...wf.childList);
     }
@@ -273,9 +275,14 @@ export class Workflow<T = unknown> {
       timestamp,
       ...payload,
     } as WorkflowEvent;
-    node.recordEvent(event);
-    this.rootRef.hub.event(event);
+    this.dispatch(node, event);
     return event;
+  }
+
+  /** @internal Records a fully built event on `node` and delivers it to the current root's observers. */
+  dispatch(node: TreeNode, event: WorkflowEvent): void {
+    node.recordEvent(event);
+    this.rootRef.hubRef?.event(event);
   }
 
   /** @internal */
@@ -292,7 +299,7 @@ export class Workflow<T = unknown> {
     if (data !== undefined) entry.data = toJsonSafe(data);
     if (parentLogId !== undefined) entry.parentLogId = parentLogId;
     node.recordLog(entry);
-    this.rootRef.hub.log(entry);
+    this.rootRef.hubRef?.log(entry);
     return entry;
   }
 
@@ -324,7 +331,7 @@ export class Workflow<T = unknown> {
     if (this.cancelReason !== undefined) {
       throw new WorkflowCancelledError(
         `Workflow "${this.name}" was cancelled (${this.cancelReason}); no further steps run.`,
-        this.errorDetails(node, this.abort.signal.reason),
+        this.errorDetails(node, this.abort?.signal.reason),
       );
     }
   }
@@ -346,6 +353,6 @@ export class Workflow<T = unknown> {
   private announceTreeChange(): void {
     const root = this.rootRef;
     root.emit(root.treeNode, { type: 'treeUpdated', rootId: root.id });
-    root.hub.treeChanged(root.treeNode);
+    root.hubRef?.treeChanged(root.treeNode);
   }
 }

@@ -50,7 +50,7 @@ describe('ids', () => {
 
 describe('retention', () => {
   it('defaults to bounded history', () => {
-    expect(DEFAULT_RETENTION).toEqual({ maxEventsPerNode: 1_000, maxLogsPerNode: 1_000, maxChildrenPerNode: 10_000 });
+    expect(DEFAULT_RETENTION).toEqual({ maxEventsPerNode: 1_000, maxLogsPerNode: 1_000, maxChildrenPerNode: 1_000 });
   });
 
   it('maxEventsPerNode bounds the stored events and counts the dropped ones; observers still see all', async () => {
