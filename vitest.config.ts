@@ -6,6 +6,7 @@ export default defineConfig({
   oxc: false,
   resolve: { alias },
   test: {
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     include: ['tests/**/*.test.ts'],
     env: { GROUNDSWELL_DECORATOR_MODE: 'tc39' },
     typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },

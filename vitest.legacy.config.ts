@@ -7,6 +7,7 @@ export default defineConfig({
   oxc: false,
   resolve: { alias },
   test: {
+    reporters: ['default', './tests/support/summary-reporter.ts'],
     name: 'legacy-decorators',
     include: ['tests/decorators/**/*.test.ts'],
     env: { GROUNDSWELL_DECORATOR_MODE: 'legacy' },
