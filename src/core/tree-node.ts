@@ -71,9 +71,9 @@ export class TreeNode implements WorkflowNode {
     this.end = now;
   }
 
-  /** Moves a running node to `cancelled` at `now`; other states are left alone. */
-  cancelIfRunning(now: number): void {
-    if (this.status !== 'running') return;
+  /** Moves a running or not yet started node to `cancelled` at `now`; finished ones stay as they are. */
+  cancel(now: number): void {
+    if (this.status !== 'running' && this.status !== 'idle') return;
     this.status = 'cancelled';
     this.end = now;
   }

@@ -239,8 +239,9 @@ export class Workflow<T = unknown> {
   }
 
   /**
-   * Stops this workflow and its descendants: running nodes become `cancelled`, the signal aborts
-   * and the next step of any of them throws `WorkflowCancelledError`.
+   * Stops this workflow and its descendants for good: running (and not yet started) nodes become
+   * `cancelled`, the signal aborts, and the next step or `run()` of any of them throws
+   * `WorkflowCancelledError`.
    */
   cancel(reason = 'cancelled'): void {
     const stack: Workflow[] = [this];
@@ -256,7 +257,7 @@ export class Workflow<T = unknown> {
     const nodes: TreeNode[] = [this.treeNode];
     while (nodes.length > 0) {
       const node = nodes.pop() as TreeNode;
-      node.cancelIfRunning(now);
+      node.cancel(now);
       nodes.push(...node.children);
     }
     this.emit(this.treeNode, { type: 'cancelled', reason });
