@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkflow, WorkflowCancelledError, WorkflowError, type WorkflowNode } from 'groundswell';
-import { allNodes, deferred, FakeClock, findByName, flush, ofType, record } from '../support/core-helpers.js';
+import { allNodes, findByName, flush } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 function statusesOf(root: WorkflowNode): Record<string, string> {
   return Object.fromEntries(allNodes(root).map((n) => [n.name, n.status]));
@@ -58,7 +61,7 @@ describe('workflow.cancel()', () => {
     expect(root.signal.reason).toBeInstanceOf(WorkflowCancelledError);
     expect(root.isCancelled).toBe(true);
     expect(child.isCancelled).toBe(true);
-    expect(ofType(rec.events, 'cancelled').map((e) => [e.nodeId, e.reason])).toEqual([[root.id, 'user pressed stop']]);
+    expect(eventsOfType(rec.events, 'cancelled').map((e) => [e.nodeId, e.reason])).toEqual([[root.id, 'user pressed stop']]);
 
     gate.resolve();
     const error = await running.then(
@@ -79,12 +82,12 @@ describe('workflow.cancel()', () => {
       child: 'cancelled',
       'child-wait': 'cancelled',
     });
-    expect(ofType(rec.events, 'stepEnd').map((e) => [e.name, e.status])).toEqual([
+    expect(eventsOfType(rec.events, 'stepEnd').map((e) => [e.name, e.status])).toEqual([
       ['done-before', 'completed'],
       ['child-wait', 'cancelled'],
       ['outer', 'cancelled'],
     ]);
-    expect(ofType(rec.events, 'workflowEnd').map((e) => [e.name, e.status])).toEqual([
+    expect(eventsOfType(rec.events, 'workflowEnd').map((e) => [e.name, e.status])).toEqual([
       ['child', 'cancelled'],
       ['root', 'cancelled'],
     ]);
@@ -185,8 +188,8 @@ describe('workflow.cancel()', () => {
     await flush();
     expect(attempts).toBe(1);
     expect(clock.pendingSleeps).toBe(0);
-    expect(ofType(rec.events, 'stepRetry')).toHaveLength(1);
-    expect(ofType(rec.events, 'stepEnd').map((e) => [e.status, e.attempts])).toEqual([['cancelled', 1]]);
+    expect(eventsOfType(rec.events, 'stepRetry')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'stepEnd').map((e) => [e.status, e.attempts])).toEqual([['cancelled', 1]]);
     expect(findByName(wf.node, 'flaky').status).toBe('cancelled');
   });
 
@@ -242,5 +245,17 @@ describe('workflow.cancel()', () => {
     expect(siblingRan).toBe(true);
     expect(root.status).toBe('completed');
     expect(findByName(root.node, 'child-wait').status).toBe('cancelled');
+  });
+
+  it('settles a workflow cancelled before it ran: status cancelled, run() refused', async () => {
+    let ran = false;
+    const wf = createWorkflow({ name: 'never' }, async () => {
+      ran = true;
+    });
+    wf.cancel('shutting down');
+    expect(wf.status).toBe('cancelled');
+    await expect(wf.run()).rejects.toBeInstanceOf(WorkflowCancelledError);
+    expect(ran).toBe(false);
+    expect(wf.status).toBe('cancelled');
   });
 });

@@ -10,7 +10,9 @@ import {
   type RunExport,
   type WorkflowEvent,
 } from 'groundswell';
-import { deferred, FakeClock, must } from '../support/core-helpers.js';
+import { must } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 const START = Date.UTC(2024, 0, 1);
 

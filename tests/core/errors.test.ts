@@ -11,23 +11,15 @@ import {
   WorkflowError,
   type RetryOptions,
 } from 'groundswell';
-import { FakeClock, findByName, must, ofType, record } from '../support/core-helpers.js';
+import { failureOf, findByName, must } from '../support/core-helpers.js';
+import { eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 class Stateful extends Workflow<string> {
   @ObservedState() count = 0;
   @ObservedState() label = 'initial';
   @ObservedState({ redact: true }) token = 'tok-SECRET-1';
   @ObservedState({ hidden: true }) internal = 'hidden-value';
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<WorkflowError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorkflowError);
-    return error as WorkflowError;
-  }
-  throw new Error('expected the run to fail');
 }
 
 function failingStateful(): Stateful {
@@ -99,18 +91,18 @@ describe('WorkflowError', () => {
     expect(findByName(wf.node, 'inner').status).toBe('failed');
     expect(findByName(wf.node, 'outer').status).toBe('failed');
     expect(wf.status).toBe('failed');
-    expect(ofType(rec.events, 'stepEnd').map((e) => [e.name, e.status])).toEqual([
+    expect(eventsOfType(rec.events, 'stepEnd').map((e) => [e.name, e.status])).toEqual([
       ['inner', 'failed'],
       ['outer', 'failed'],
     ]);
-    expect(ofType(rec.events, 'workflowEnd').map((e) => e.status)).toEqual(['failed']);
+    expect(eventsOfType(rec.events, 'workflowEnd').map((e) => e.status)).toEqual(['failed']);
   });
 
   it('emits exactly one error event per failure, on the node where it happened', async () => {
     const wf = failingStateful();
     const rec = record(wf);
     const error = await failureOf(wf.run());
-    const errors = ofType(rec.events, 'error');
+    const errors = eventsOfType(rec.events, 'error');
     expect(errors).toHaveLength(1);
     expect(errors[0]?.nodeId).toBe(error.nodeId);
     expect(errors[0]?.error.message).toBe(error.message);
@@ -129,7 +121,7 @@ describe('WorkflowError', () => {
     const error = await failureOf(root.run());
     expect(error.workflowId).toBe(child.id);
     expect(error.nodeId).toBe(findByName(root.node, 'child-step').id);
-    expect(ofType(rec.events, 'error')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'error')).toHaveLength(1);
     expect(['a', 'b', 'child', 'child-step'].map((n) => findByName(root.node, n).status)).toEqual([
       'failed',
       'failed',
@@ -155,7 +147,7 @@ describe('WorkflowError', () => {
     });
     const rec = record(wf);
     await failureOf(wf.run());
-    expect(ofType(rec.events, 'error')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'error')).toHaveLength(1);
     expect(findByName(wf.node, 'second').status).toBe('failed');
   });
 
@@ -182,7 +174,7 @@ describe('WorkflowError', () => {
       expect(error.cause).toBe(value);
       expect(error.original).toBe(value);
       expect(error.message).toContain('throws');
-      expect(ofType(rec.events, 'error')).toHaveLength(1);
+      expect(eventsOfType(rec.events, 'error')).toHaveLength(1);
     }
     const stringy = await failureOf(
       createWorkflow({ name: 'w' }, () => {
@@ -229,13 +221,13 @@ describe('step retry', () => {
 
     expect(body.calls()).toBe(3);
     expect(clock.sleeps).toEqual([100, 100]);
-    expect(ofType(rec.events, 'stepRetry').map((e) => [e.name, e.attempt, e.delayMs, e.error.message])).toEqual([
+    expect(eventsOfType(rec.events, 'stepRetry').map((e) => [e.name, e.attempt, e.delayMs, e.error.message])).toEqual([
       ['flaky', 1, 100, 'transient'],
       ['flaky', 2, 100, 'transient'],
     ]);
-    const end = must(ofType(rec.events, 'stepEnd')[0], 'stepEnd');
+    const end = must(eventsOfType(rec.events, 'stepEnd')[0], 'stepEnd');
     expect(end).toMatchObject({ name: 'flaky', status: 'completed', attempts: 3, duration: 200 });
-    expect(ofType(rec.events, 'error')).toEqual([]);
+    expect(eventsOfType(rec.events, 'error')).toEqual([]);
     expect(findByName(wf.node, 'flaky').status).toBe('completed');
     expect(wf.node.children).toHaveLength(1);
   });
@@ -267,9 +259,9 @@ describe('step retry', () => {
     const error = await failureOf(wf.run());
     expect(calls).toBe(3);
     expect((error.cause as Error).message).toBe('attempt 3');
-    expect(ofType(rec.events, 'stepRetry')).toHaveLength(2);
-    expect(ofType(rec.events, 'error')).toHaveLength(1);
-    expect(ofType(rec.events, 'stepEnd').map((e) => [e.status, e.attempts])).toEqual([['failed', 3]]);
+    expect(eventsOfType(rec.events, 'stepRetry')).toHaveLength(2);
+    expect(eventsOfType(rec.events, 'error')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'stepEnd').map((e) => [e.status, e.attempts])).toEqual([['failed', 3]]);
   });
 
   it('stops retrying when retryOn says no, and passes it the error and attempt', async () => {
@@ -303,7 +295,7 @@ describe('step retry', () => {
       ['fatal', 2],
     ]);
     expect((error.cause as Error).message).toBe('fatal');
-    expect(ofType(rec.events, 'stepRetry')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'stepRetry')).toHaveLength(1);
   });
 
   it('never retries a UsageError, thrown directly or from a nested step', async () => {
@@ -345,7 +337,7 @@ describe('step retry', () => {
     const rec = record(wf);
     await wf.run();
     expect([direct, nested, retryOnCalls]).toEqual([1, 1, 0]);
-    expect(ofType(rec.events, 'stepRetry')).toEqual([]);
+    expect(eventsOfType(rec.events, 'stepRetry')).toEqual([]);
     expect(isRetryable(new UsageError('x'))).toBe(false);
     expect(isRetryable(new Error('x'))).toBe(true);
   });
@@ -427,8 +419,8 @@ describe('step retry', () => {
     expect(stepError).toBeInstanceOf(WorkflowError);
     expect(step.status).toBe('failed');
     expect(error.nodeId).toBe(step.id);
-    expect(ofType(rec.events, 'stepEnd')).toHaveLength(1);
-    expect(ofType(rec.events, 'error')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'stepEnd')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'error')).toHaveLength(1);
   });
 
   it('refuses a backoffMs that is neither a number nor a function with a UsageError', async () => {

@@ -7,7 +7,9 @@ import {
   type WorkflowContext,
   type WorkflowNode,
 } from 'groundswell';
-import { deferred, findByName, must, record, shape } from '../support/core-helpers.js';
+import { findByName, must, shape } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { record } from '../support/events.js';
 
 /** Runs `fn` inside a running workflow's executor and returns what it threw (or resolved to). */
 async function insideExecutor(fn: (ctx: WorkflowContext) => Promise<unknown> | unknown): Promise<unknown> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkflow, GroundswellError, UsageError, Workflow } from 'groundswell';
-import { ofType, record } from '../support/core-helpers.js';
+import { eventsOfType, record } from '../support/events.js';
 
 /** Runs `fn` and returns what it threw (fails the test when it does not throw). */
 function thrownBy(fn: () => unknown): unknown {
@@ -64,7 +64,7 @@ describe('attachChild / detachChild', () => {
     expect(() => root.attachChild(child)).not.toThrow();
     expect(root.children).toEqual([child]);
     expect(root.node.children).toEqual([child.node]);
-    expect(ofType(rec.events, 'childAttached')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'childAttached')).toHaveLength(1);
   });
 
   it('is still a no-op when the second attach happens inside a running step', async () => {
@@ -125,7 +125,7 @@ describe('attachChild / detachChild', () => {
     expect(child.root).toBe(child);
     expect(grandchild.root).toBe(child);
     expect(grandchild.parent).toBe(child);
-    expect(ofType(rec.events, 'childDetached').map((e) => [e.childId, e.childName])).toEqual([[child.id, 'child']]);
+    expect(eventsOfType(rec.events, 'childDetached').map((e) => [e.childId, e.childName])).toEqual([[child.id, 'child']]);
 
     // It can be attached elsewhere afterwards.
     const other = new Workflow('other');

@@ -10,7 +10,9 @@ import {
   Workflow,
   type WorkflowNode,
 } from 'groundswell';
-import { deferred, findByName, flush, must, record, shape } from '../support/core-helpers.js';
+import { findByName, flush, must, shape } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { record } from '../support/events.js';
 
 describe('one tree, mounted automatically', () => {
   it('makes every step node a real child of its workflow node', async () => {

@@ -6,7 +6,9 @@ import {
   type WorkflowEvent,
   type WorkflowObserver,
 } from 'groundswell';
-import { allNodes, eventLabel, FakeClock, must, ofType, record } from '../support/core-helpers.js';
+import { allNodes, must } from '../support/core-helpers.js';
+import { eventLabel, eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 function childWorkflow(name: string): Workflow<string> {
   return createWorkflow({ name }, async (ctx) => {
@@ -241,7 +243,7 @@ describe('root observers', () => {
       'stateSnapshot',
     ]);
     expect(b.states.map((n) => n.name)).toEqual(['mover']);
-    expect(ofType(b.events, 'childAttached').map((e) => e.childName)).toEqual(['mover']);
+    expect(eventsOfType(b.events, 'childAttached').map((e) => e.childName)).toEqual(['mover']);
   });
 
   it('see a child moved while it is running deliver its later events to the new root', async () => {
@@ -315,11 +317,11 @@ describe('observer failures', () => {
       'workflowEnd:w',
     ]);
     expect(good.logs.map((l) => l.message)).toEqual(['hello']);
-    const reports = ofType(good.events, 'observerError');
+    const reports = eventsOfType(good.events, 'observerError');
     expect(reports).toHaveLength(1);
     expect(reports[0]?.callback).toBe('onEvent');
     expect(reports[0]?.error.message).toBe('observer broke');
-    expect(ofType([...wf.node.events], 'observerError')).toHaveLength(1);
+    expect(eventsOfType([...wf.node.events], 'observerError')).toHaveLength(1);
   });
 
   it('an observer that also throws on the report causes no recursion', async () => {
@@ -343,7 +345,7 @@ describe('observer failures', () => {
 
     await expect(wf.run()).resolves.toBe('ok');
 
-    const reports = ofType(good.events, 'observerError');
+    const reports = eventsOfType(good.events, 'observerError');
     const regular = good.events.filter((e) => e.type !== 'observerError');
     expect(regular.map(eventLabel)).toEqual(['workflowStart:w', 'stepStart:s1', 'stepEnd:s1', 'workflowEnd:w']);
     // One report per failure (4 events + 1 log); the throw on each report is swallowed.
@@ -366,7 +368,7 @@ describe('observer failures', () => {
     const good = record(root);
     root.snapshotState();
     root.attachChild(new Workflow('kid'));
-    expect(ofType(good.events, 'observerError').map((r) => [r.callback, r.error.message])).toEqual([
+    expect(eventsOfType(good.events, 'observerError').map((r) => [r.callback, r.error.message])).toEqual([
       ['onStateUpdated', 'state observer broke'],
       ['onTreeChanged', 'tree observer broke'],
     ]);

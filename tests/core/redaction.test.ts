@@ -10,7 +10,8 @@ import {
   type StateSnapshot,
   type WorkflowNode,
 } from 'groundswell';
-import { FakeClock, ofType, record } from '../support/core-helpers.js';
+import { eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 const SECRET = 'sk-live-SUPERSECRET-42';
 const NESTED_SECRET = 'nested-SECRET-pw';
@@ -91,7 +92,7 @@ describe('redaction', () => {
     }
     expectClean(JSON.stringify(states), 'stateSnapshot events');
     expectClean(JSON.stringify(updated.map((n) => n.stateSnapshot)), 'onStateUpdated');
-    expectClean(JSON.stringify(ofType([...root.node.events], 'stateSnapshot')), 'stored events');
+    expectClean(JSON.stringify(eventsOfType([...root.node.events], 'stateSnapshot')), 'stored events');
   });
 
   it('keeps secrets out of WorkflowError.state and the JSON of the error', async () => {

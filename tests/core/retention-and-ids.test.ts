@@ -8,7 +8,10 @@ import {
   type RetentionOptions,
   type WorkflowEvent,
 } from 'groundswell';
-import { allNodes, deferred, FakeClock, must, record } from '../support/core-helpers.js';
+import { allNodes, must } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 describe('ids', () => {
   it('gives 10,000 workflow and step nodes unique ids, with a frozen clock', async () => {

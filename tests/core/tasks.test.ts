@@ -8,7 +8,9 @@ import {
   WorkflowError,
   type WorkflowConfig,
 } from 'groundswell';
-import { allNodes, deferred, must, ofType, record } from '../support/core-helpers.js';
+import { allNodes, failureOf, must } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { eventsOfType, record } from '../support/events.js';
 
 type Kids = () => Workflow[];
 
@@ -110,16 +112,6 @@ function failing(name: string, before: Promise<unknown> = Promise.resolve()): Wo
   );
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<WorkflowError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(WorkflowError);
-    return error as WorkflowError;
-  }
-  throw new Error('expected the run to fail');
-}
-
 describe('@Task', () => {
   it('attaches the returned workflows under a task node and runs them', async () => {
     const ran: string[] = [];
@@ -134,8 +126,8 @@ describe('@Task', () => {
     expect(wf.children).toEqual(kids);
     expect(kids.every((k) => k.parent === wf && k.status === 'completed')).toBe(true);
     expect(ran.sort()).toEqual(['k1', 'k2']);
-    expect(ofType(rec.events, 'taskStart').map((e) => [e.name, e.concurrent])).toEqual([['spawn', true]]);
-    expect(ofType(rec.events, 'taskEnd').map((e) => [e.status, e.childIds])).toEqual([
+    expect(eventsOfType(rec.events, 'taskStart').map((e) => [e.name, e.concurrent])).toEqual([['spawn', true]]);
+    expect(eventsOfType(rec.events, 'taskEnd').map((e) => [e.status, e.childIds])).toEqual([
       ['completed', kids.map((k) => k.id)],
     ]);
   });
@@ -173,8 +165,8 @@ describe('@Task', () => {
     expect(wf.node.children[0]?.status).toBe('failed');
     expect(wf.status).toBe('failed');
     // One failure, one error event, although it passed through the task and the workflow.
-    expect(ofType(rec.events, 'error')).toHaveLength(1);
-    expect(ofType(rec.events, 'taskEnd').map((e) => e.status)).toEqual(['failed']);
+    expect(eventsOfType(rec.events, 'error')).toHaveLength(1);
+    expect(eventsOfType(rec.events, 'taskEnd').map((e) => e.status)).toEqual(['failed']);
   });
 
   it('concurrent: "first" means first in time, not first in the array', async () => {
@@ -201,9 +193,9 @@ describe('@Task', () => {
     expect(error.message).toContain('broken failed');
     expect(ran).toEqual(['first']);
     expect(never.status).toBe('idle');
-    expect(ofType(rec.events, 'workflowStart').map((e) => e.name)).toEqual(['parent', 'first', 'broken']);
-    expect(ofType(rec.events, 'taskStart')[0]?.concurrent).toBe(false);
-    expect(ofType(rec.events, 'taskEnd').map((e) => e.status)).toEqual(['failed']);
+    expect(eventsOfType(rec.events, 'workflowStart').map((e) => e.name)).toEqual(['parent', 'first', 'broken']);
+    expect(eventsOfType(rec.events, 'taskStart')[0]?.concurrent).toBe(false);
+    expect(eventsOfType(rec.events, 'taskEnd').map((e) => e.status)).toEqual(['failed']);
     expect(allNodes(wf.node).filter((n) => n.status === 'running')).toEqual([]);
   });
 
@@ -221,7 +213,7 @@ describe('@Task', () => {
     expect(merged.message).toContain('b failed');
     expect(merged.workflowId).toBe(wf.id);
     // Two child failures plus the merged failure of the task: three distinct failures, three events.
-    expect(ofType(rec.events, 'error')).toHaveLength(3);
+    expect(eventsOfType(rec.events, 'error')).toHaveLength(3);
     expect(JSON.parse(JSON.stringify(merged)).errors).toHaveLength(2);
   });
 

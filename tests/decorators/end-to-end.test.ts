@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ObservedState, Step, Task, Workflow, WorkflowTreeDebugger } from 'groundswell';
-import { childNamed, eventsOfType, recordEvents } from '../support/decorators-helpers.js';
+import { childNamed } from '../support/decorators-helpers.js';
+import { eventsOfType, record } from '../support/events.js';
 
 // The former smoke test, with assertions: all three decorators together in one tree.
 class Child extends Workflow {
@@ -38,7 +39,7 @@ class Parent extends Workflow {
 describe('decorators end to end', () => {
   it('runs a parent with a step and a concurrent task of child workflows as one tree', async () => {
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await expect(wf.run()).resolves.toBe('done');
     expect(wf.status).toBe('completed');
     const kinds = events.map((e) => e.type);

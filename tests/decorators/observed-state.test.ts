@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { exportRun, ObservedState, REDACTED, Step, Workflow, WorkflowError, WorkflowTreeDebugger } from 'groundswell';
-import { caught, eventsOfType, recordEvents } from '../support/decorators-helpers.js';
+import { caught } from '../support/decorators-helpers.js';
+import { eventsOfType, record } from '../support/events.js';
 
 describe('@ObservedState() fields', () => {
   it('tracks decorated fields with their current values, and only those', () => {
@@ -50,7 +51,7 @@ describe('@ObservedState() fields', () => {
       @ObservedState() count = 3;
     }
     const wf = new Tracked();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     wf.snapshotState();
     expect(wf.node.stateSnapshot).toEqual({ count: 3 });
     expect(eventsOfType(events, 'stateSnapshot')).toEqual([

@@ -9,7 +9,9 @@ import {
   WorkflowError,
   type WorkflowNode,
 } from 'groundswell';
-import { caught, childNamed, eventsOfType, ManualClock, recordEvents } from '../support/decorators-helpers.js';
+import { caught, childNamed } from '../support/decorators-helpers.js';
+import { eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 describe('@Step() nodes', () => {
   it('creates a step node named after the method under the workflow node', async () => {
@@ -34,7 +36,7 @@ describe('@Step() nodes', () => {
       @Step({ name: 'load-input' }) async fetchData(): Promise<void> {}
     }
     const wf = new Pipeline();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.fetchData();
     expect(wf.node.children.map((child) => child.name)).toEqual(['load-input']);
     expect(eventsOfType(events, 'stepStart').map((e) => e.name)).toEqual(['load-input']);
@@ -153,14 +155,14 @@ describe('@Step() calls', () => {
 
 describe('@Step() events and timing', () => {
   it('emits stepStart then stepEnd on the step node, with the duration from the clock', async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock({ start: 1_000 });
     class Timed extends Workflow {
       @Step() async slow(): Promise<void> {
         clock.advance(25);
       }
     }
     const wf = new Timed({ clock });
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.slow();
     const step = childNamed(wf.node, 'slow');
     const stepEvents = events.filter((e) => e.type === 'stepStart' || e.type === 'stepEnd');
@@ -178,14 +180,14 @@ describe('@Step() events and timing', () => {
   });
 
   it('with trackTiming: false records no times and reports no duration', async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock({ start: 1_000 });
     class Untimed extends Workflow {
       @Step({ trackTiming: false }) async quick(): Promise<void> {
         clock.advance(10);
       }
     }
     const wf = new Untimed({ clock });
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.quick();
     const step = childNamed(wf.node, 'quick');
     expect(step.status).toBe('completed');
@@ -204,7 +206,7 @@ describe('@Step() events and timing', () => {
       @Step({ trackTiming: false }) async quick(): Promise<void> {}
     }
     const wf = new Untimed();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.quick();
     const [end] = eventsOfType(events, 'stepEnd');
     expect(end).toBeDefined();
@@ -219,7 +221,7 @@ describe('@Step() events and timing', () => {
       @Step() async inner(): Promise<void> {}
     }
     const wf = new Nested();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.outer();
     const order = events
       .filter((e) => e.type === 'stepStart' || e.type === 'stepEnd')
@@ -237,7 +239,7 @@ describe('@Step() options', () => {
       }
     }
     const wf = new Stateful();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.bump();
     expect(wf.node.stateSnapshot).toEqual({ count: 1 });
     expect(events.map((e) => e.type)).toEqual(['stepStart', 'stateSnapshot', 'stepEnd']);
@@ -271,7 +273,7 @@ describe('@Step() options', () => {
       }
     }
     const wf = new Stateful();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.bump();
     expect(wf.node.stateSnapshot).toBeNull();
     expect(eventsOfType(events, 'stateSnapshot')).toEqual([]);
@@ -346,7 +348,7 @@ describe('@Step() failures', () => {
       }
     }
     const wf = new Failing();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const error = await caught(() => wf.save());
     expect(error).toBeInstanceOf(WorkflowError);
     if (!(error instanceof WorkflowError)) return;
@@ -394,7 +396,7 @@ describe('@Step() failures', () => {
       }
     }
     const wf = new Nested();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const error = await caught(() => wf.run());
     expect(error).toBeInstanceOf(WorkflowError);
     const outer = childNamed(wf.node, 'outer');
@@ -431,7 +433,7 @@ describe('@Step() failures', () => {
 
 describe('@Step() retry', () => {
   it('retries until the body succeeds, with backoff from the clock', async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock({ start: 1_000 });
     let attempts = 0;
     class Flaky extends Workflow {
       @Step({ retry: { maxAttempts: 3, backoffMs: 50 } }) async call(): Promise<string> {
@@ -441,7 +443,7 @@ describe('@Step() retry', () => {
       }
     }
     const wf = new Flaky({ clock });
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await expect(wf.call()).resolves.toBe('ok');
     expect(attempts).toBe(3);
     expect(clock.sleeps).toEqual([50, 50]);
@@ -459,7 +461,7 @@ describe('@Step() retry', () => {
   });
 
   it('passes the failed attempt number to a backoff function', async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock({ start: 1_000 });
     class Flaky extends Workflow {
       @Step({ retry: { maxAttempts: 4, backoffMs: (attempt) => attempt * 100 } }) async call(): Promise<void> {
         throw new Error('always');
@@ -478,8 +480,8 @@ describe('@Step() retry', () => {
         throw new Error(`failure ${attempts}`);
       }
     }
-    const wf = new Broken({ clock: new ManualClock() });
-    const events = recordEvents(wf);
+    const wf = new Broken({ clock: new FakeClock({ start: 1_000 }) });
+    const events = record(wf).events;
     const error = await caught(() => wf.call());
     expect(attempts).toBe(2);
     expect(error).toBeInstanceOf(WorkflowError);
@@ -505,7 +507,7 @@ describe('@Step() retry', () => {
         throw new Error(attempts === 1 ? 'transient' : 'fatal');
       }
     }
-    const wf = new Picky({ clock: new ManualClock() });
+    const wf = new Picky({ clock: new FakeClock({ start: 1_000 }) });
     await expect(wf.call()).rejects.toThrow('fatal');
     expect(attempts).toBe(2);
     expect(seen).toEqual([
@@ -522,7 +524,7 @@ describe('@Step() retry', () => {
         throw new UsageError('wrong call');
       }
     }
-    const wf = new Misused({ clock: new ManualClock() });
+    const wf = new Misused({ clock: new FakeClock({ start: 1_000 }) });
     const error = await caught(() => wf.call());
     expect(attempts).toBe(1);
     expect(error).toBeInstanceOf(WorkflowError);

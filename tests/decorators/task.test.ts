@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MergedWorkflowError, Step, Task, UsageError, Workflow, WorkflowError } from 'groundswell';
-import {
-  caught,
-  childNamed,
-  deferred,
-  eventsOfType,
-  ManualClock,
-  recordEvents,
-} from '../support/decorators-helpers.js';
+import { caught, childNamed } from '../support/decorators-helpers.js';
+import { deferred } from '../support/deferred.js';
+import { eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 
 type LeafBody = (self: Leaf) => Promise<void> | void;
 
@@ -88,7 +84,7 @@ describe('@Task() attaches returned workflows', () => {
       }
     }
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const [x, y] = await wf.spawn();
     const task = childNamed(wf.node, 'spawn');
     expect(task.children.map((node) => node.name)).toEqual(['x', 'y']);
@@ -130,7 +126,7 @@ describe('@Task() attaches returned workflows', () => {
       }
     }
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.spawn();
     expect(wf.node.children.map((node) => node.name)).toEqual(['fan-out']);
     expect(eventsOfType(events, 'taskStart').map((e) => e.name)).toEqual(['fan-out']);
@@ -183,7 +179,7 @@ describe('@Task() runs the children', () => {
       }
     }
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     await wf.spawn();
     expect(trace).toEqual(['start:a', 'end:a', 'start:b', 'end:b']);
     expect(eventsOfType(events, 'taskStart')).toEqual([expect.objectContaining({ concurrent: false })]);
@@ -211,7 +207,7 @@ describe('@Task() runs the children', () => {
       }
     }
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const [a, b] = await wf.spawn();
     expect(trace.slice(0, 2).sort()).toEqual(['start:a', 'start:b']);
     expect(trace.slice(2).sort()).toEqual(['end:a', 'end:b']);
@@ -244,7 +240,7 @@ describe('@Task() runs the children', () => {
 
 describe('@Task() events', () => {
   it('emits taskStart and taskEnd on the task node, around the children, with childIds and duration', async () => {
-    const clock = new ManualClock();
+    const clock = new FakeClock({ start: 1_000 });
     const body: LeafBody = () => clock.advance(5);
     class Parent extends Workflow {
       @Task() async spawn(): Promise<Leaf[]> {
@@ -252,7 +248,7 @@ describe('@Task() events', () => {
       }
     }
     const wf = new Parent({ clock });
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const [a, b] = await wf.spawn();
     const task = childNamed(wf.node, 'spawn');
 
@@ -287,7 +283,7 @@ describe('@Task() failures', () => {
       }
     }
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const error = await caught(() => wf.makeNumber());
     expect(error).toBeInstanceOf(WorkflowError);
     expect(error).toHaveProperty('message', expect.stringContaining('"makeNumber"'));
@@ -341,7 +337,7 @@ describe('@Task() failures', () => {
       }
     }
     const wf = new Parent();
-    const events = recordEvents(wf);
+    const events = record(wf).events;
     const error = await caught(() => wf.spawn());
     expect(error).toBeInstanceOf(WorkflowError);
     expect(error).toHaveProperty('message', expect.stringContaining('child exploded'));
