@@ -45,7 +45,6 @@ export interface WorkflowConfig {
 export class Workflow<T = unknown> {
   readonly id: string;
   readonly name: string;
-  readonly logger: WorkflowLogger;
   /** @internal */ readonly config: Readonly<WorkflowConfig>;
   /** @internal */ readonly executor: WorkflowExecutor<T> | undefined;
   /** @internal */ readonly treeNode: TreeNode;
@@ -56,7 +55,8 @@ export class Workflow<T = unknown> {
   // Created on first use: most workflows are children that never hold observers or get cancelled,
   // and a run with a thousand children should not pay for a thousand of each.
   private hubRef: ObserverHub | null = null;
-  private settings: { clock: Clock; retention: RetentionOptions };
+  private loggerRef: WorkflowLogger | null = null;
+  private settings: Settings;
   private abort: AbortController | null = null;
   private cancelReason: string | undefined;
 
@@ -70,37 +70,42 @@ export class Workflow<T = unknown> {
     }
     this.config = Object.freeze(config);
     this.name = config.name ?? new.target.name;
-    this.settings = {
-      clock: config.clock ?? systemClock,
-      retention: resolveRetention(config.retention, DEFAULT_RETENTION),
-    };
+    this.settings = settingsFor(config, DEFAULT_SETTINGS);
     this.treeNode = new TreeNode('workflow', this.name, this);
     this.id = this.treeNode.id;
-    this.logger = new WorkflowLogger(this);
     this.executor = typeof second === 'function' ? second : undefined;
 
-    // `run` is wrapped per instance so a subclass's own `run()` gets status, events and the
-    // ambient scope without calling super.
+    // A subclass's own `run()` is wrapped per instance so it gets status, events and the ambient
+    // scope without calling super; the base `run()` wraps itself.
     const body = this.run;
-    Object.defineProperty(this, 'run', {
-      value: (...args: unknown[]) => runWorkflow(this, () => body.apply(this, args)),
-      enumerable: false,
-      configurable: true,
-      writable: true,
-    });
+    if (body !== Workflow.prototype.run) {
+      Object.defineProperty(this, 'run', {
+        value: (...args: unknown[]) => runWorkflow(this, () => body.apply(this, args)),
+        enumerable: false,
+        configurable: true,
+        writable: true,
+      });
+    }
 
     if (second instanceof Workflow) second.attachChild(this);
   }
 
   /** Override in subclasses; functional workflows run their executor. */
-  async run(...args: unknown[]): Promise<T> {
-    if (this.executor === undefined) {
-      throw new UsageError(
-        `Workflow "${this.name}" has no executor: override run() in the subclass or pass an executor.`,
-      );
-    }
+  run(...args: unknown[]): Promise<T> {
     void args;
-    return this.executor(createContext(this));
+    return runWorkflow(this, async () => {
+      if (this.executor === undefined) {
+        throw new UsageError(
+          `Workflow "${this.name}" has no executor: override run() in the subclass or pass an executor.`,
+        );
+      }
+      return this.executor(createContext(this));
+    });
+  }
+
+  /** Writes to the node running now in this workflow (its step, else the workflow itself). */
+  get logger(): WorkflowLogger {
+    return (this.loggerRef ??= new WorkflowLogger(this));
   }
 
   get parent(): Workflow | null {
@@ -202,7 +207,7 @@ export class Workflow<T = unknown> {
     this.childList.splice(this.childList.indexOf(child), 1);
     child.treeNode.parent?.removeChild(child.treeNode);
     child.parentRef = null;
-    child.adopt(child, null);
+    child.adopt(child, DEFAULT_SETTINGS);
     this.emit(this.treeNode, { type: 'childDetached', childId: child.id, childName: child.name });
     this.announceTreeChange();
   }
@@ -338,16 +343,16 @@ export class Workflow<T = unknown> {
   }
 
   /** New root (and inherited settings) for this workflow and all its descendants. */
-  private adopt(root: Workflow, inherited: { clock: Clock; retention: RetentionOptions } | null): void {
-    const stack: Array<[Workflow, { clock: Clock; retention: RetentionOptions } | null]> = [[this, inherited]];
+  private adopt(root: Workflow, inherited: Settings): void {
+    const stack: Workflow[] = [this];
+    this.settings = settingsFor(this.config, inherited);
     while (stack.length > 0) {
-      const [wf, from] = stack.pop() as [Workflow, { clock: Clock; retention: RetentionOptions } | null];
+      const wf = stack.pop() as Workflow;
       wf.rootRef = root;
-      wf.settings = {
-        clock: wf.config.clock ?? from?.clock ?? systemClock,
-        retention: resolveRetention(wf.config.retention, from?.retention ?? DEFAULT_RETENTION),
-      };
-      for (const child of wf.childList) stack.push([child, wf.settings]);
+      for (const child of wf.childList) {
+        child.settings = settingsFor(child.config, wf.settings);
+        stack.push(child);
+      }
     }
   }
 
@@ -356,4 +361,20 @@ export class Workflow<T = unknown> {
     root.emit(root.treeNode, { type: 'treeUpdated', rootId: root.id });
     root.hubRef?.treeChanged(root.treeNode);
   }
+}
+
+interface Settings {
+  readonly clock: Clock;
+  readonly retention: RetentionOptions;
+}
+
+const DEFAULT_SETTINGS: Settings = Object.freeze({ clock: systemClock, retention: DEFAULT_RETENTION });
+
+/** A workflow's own clock/retention over what it inherits; shares the inherited object when it sets neither. */
+function settingsFor(config: WorkflowConfig, inherited: Settings): Settings {
+  if (config.clock === undefined && config.retention === undefined) return inherited;
+  return {
+    clock: config.clock ?? inherited.clock,
+    retention: resolveRetention(config.retention, inherited.retention),
+  };
 }
