@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },
   tsconfig: 'tsconfig.build.json',

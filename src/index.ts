@@ -22,7 +22,25 @@ export type { TaskDecorator } from './decorators/task.js';
 export { ObservedState } from './decorators/observed-state.js';
 export type { FieldDecorator, ObservedStateOptions } from './decorators/observed-state.js';
 
+export { Agent, createAgent } from './agent/agent.js';
+export type { AgentConfig, AgentResult } from './agent/agent.js';
+export { AGENT_DEFAULTS } from './agent/agent-settings.js';
+export type { AgentSettings, PromptOverrides, ResolvedSettings, StructuredOutputMode } from './agent/agent-settings.js';
+export { AgentStream } from './agent/agent-stream.js';
+export { AgentError, MaxTurnsExceededError, StructuredOutputError } from './agent/agent-errors.js';
+export type { OutputIssue } from './agent/agent-errors.js';
+export type { AgentHooks, HookContext, PreToolUseDecision } from './agent/hooks.js';
+export type { ModelPrice, Pricing } from './agent/pricing.js';
+export type { AgentStreamEvent, ToolCallRecord } from './agent/prompt-call.js';
+export type { Skill } from './agent/skill.js';
+export { Prompt, createPrompt } from './prompt/prompt.js';
+export type { PromptConfig } from './prompt/prompt.js';
+export { defineTool } from './tools/tool.js';
+export type { Tool, ToolContext } from './tools/tool.js';
+export type { Cache, CachedResponse, CacheMetrics, CacheSetOptions } from './cache/cache.js';
+
 export { WorkflowTreeDebugger } from './debugger/tree-debugger.js';
+export { usageRollup } from './debugger/usage-rollup.js';
 export { exportRun, parseRunExport, RunExportError } from './debugger/run-export.js';
 export type { TreeStats } from './debugger/stats.js';
 export type { TreeStringOptions } from './debugger/tree-string.js';
@@ -51,7 +69,15 @@ export type {
   WorkflowEvent,
   WorkflowEventType,
   WorkflowStartEvent,
+  AgentPromptStartEvent,
+  AgentPromptEndEvent,
+  ToolInvocationEvent,
+  McpEvent,
+  ApiErrorEvent,
+  CacheHitEvent,
+  CacheMissEvent,
 } from './types/events.js';
+export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';
 export type { WorkflowNode } from './types/node.js';
 export type { Unsubscribe, WorkflowObserver } from './types/observer.js';

@@ -1,4 +1,5 @@
 import type { StepEndEvent, WorkflowEvent } from '../types/events.js';
+import type { TokenUsage } from '../types/usage.js';
 import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
@@ -113,6 +114,14 @@ export class TreeNode implements WorkflowNode {
     this.record().state = state;
   }
 
+  get usage(): TokenUsage | null {
+    return this.history?.usage ?? null;
+  }
+
+  set usage(usage: TokenUsage | null) {
+    this.record().usage = usage;
+  }
+
   get dropped(): { events: number; logs: number; children: number } {
     const history = this.history;
     return {
@@ -145,7 +154,15 @@ export class TreeNode implements WorkflowNode {
   }
 
   private record(): NodeHistory {
-    return (this.history ??= { state: null, firstEvent: null, secondEvent: null, laterEvents: null, logs: null, prunedChildren: 0 });
+    return (this.history ??= {
+      state: null,
+      usage: null,
+      firstEvent: null,
+      secondEvent: null,
+      laterEvents: null,
+      logs: null,
+      prunedChildren: 0,
+    });
   }
 
   addChild(child: TreeNode): void {
@@ -178,6 +195,7 @@ export class TreeNode implements WorkflowNode {
       dropped: this.dropped,
       children: this.children.map((child) => child.toJSON()),
     };
+    if (this.usage !== null) out.usage = this.usage;
     if (this.startTime !== undefined) out.startTime = this.startTime;
     if (this.endTime !== undefined) out.endTime = this.endTime;
     const duration = this.duration;
@@ -226,6 +244,7 @@ export class TreeNode implements WorkflowNode {
 
 interface NodeHistory {
   state: StateSnapshot | null;
+  usage: TokenUsage | null;
   firstEvent: WorkflowEvent | null;
   secondEvent: WorkflowEvent | null;
   laterEvents: RingBuffer<WorkflowEvent> | null;

@@ -3,6 +3,7 @@ import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
+import type { TokenUsage } from '../types/usage.js';
 
 /** A node rebuilt from an export: the same read-only view as a live node, frozen in time. */
 export class LoadedNode implements WorkflowNode {
@@ -14,6 +15,7 @@ export class LoadedNode implements WorkflowNode {
   readonly logs: readonly LogEntry[];
   readonly events: readonly WorkflowEvent[];
   readonly stateSnapshot: StateSnapshot | null;
+  readonly usage: TokenUsage | null;
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
@@ -32,6 +34,7 @@ export class LoadedNode implements WorkflowNode {
     this.logs = source.logs;
     this.events = source.events;
     this.stateSnapshot = source.stateSnapshot;
+    this.usage = source.usage ?? null;
     if (source.startTime !== undefined) this.startTime = source.startTime;
     if (source.endTime !== undefined) this.endTime = source.endTime;
     if (source.duration !== undefined) this.duration = source.duration;

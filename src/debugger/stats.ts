@@ -1,6 +1,8 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
+import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
+import { addUsage, ZERO_USAGE } from '../util/usage.js';
 
 export interface TreeStats {
   nodes: number;
@@ -11,6 +13,8 @@ export interface TreeStats {
   /** Entries and nodes dropped by retention limits. */
   dropped: { events: number; logs: number; children: number };
   maxDepth: number;
+  /** Tokens (and cost, when priced) of the whole tree. */
+  usage: TokenUsage;
   /** Duration of the root node, when it has run. */
   duration?: number;
 }
@@ -24,6 +28,7 @@ export function computeStats(root: WorkflowNode): TreeStats {
     logs: 0,
     dropped: { events: 0, logs: 0, children: 0 },
     maxDepth: 0,
+    usage: { ...ZERO_USAGE },
   };
   const depth = new Map<WorkflowNode, number>([[root, 0]]);
   for (const node of walkTree(root)) {
@@ -38,6 +43,7 @@ export function computeStats(root: WorkflowNode): TreeStats {
     stats.dropped.events += node.dropped.events;
     stats.dropped.logs += node.dropped.logs;
     stats.dropped.children += node.dropped.children;
+    if (node.usage !== null) stats.usage = addUsage(stats.usage, node.usage);
   }
   if (root.duration !== undefined) stats.duration = root.duration;
   return stats;

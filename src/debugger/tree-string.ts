@@ -1,5 +1,8 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { WorkflowStatus } from '../types/status.js';
+import type { TokenUsage } from '../types/usage.js';
+import { totalTokens } from '../util/usage.js';
+import { usageRollup } from './usage-rollup.js';
 
 export const STATUS_SYMBOL: Readonly<Record<WorkflowStatus, string>> = {
   idle: '○',
@@ -21,11 +24,12 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
   const maxChildren = options.maxChildren ?? 100;
   const showState = options.showState ?? true;
   const lines: string[] = [];
+  const usage = usageRollup(root);
   // Iterative so a chain thousands of workflows deep prints without overflowing the stack.
   const stack: Array<{ node: WorkflowNode; prefix: string; branch: string }> = [{ node: root, prefix: '', branch: '' }];
   while (stack.length > 0) {
     const { node, prefix, branch } = stack.pop() as { node: WorkflowNode; prefix: string; branch: string };
-    lines.push(prefix + branch + describeNode(node));
+    lines.push(prefix + branch + describeNode(node, usage.get(node)));
     const childPrefix = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
     const extra: string[] = [];
     if (showState && node.stateSnapshot && Object.keys(node.stateSnapshot).length > 0) {
@@ -44,9 +48,10 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
   return lines.join('\n');
 }
 
-function describeNode(node: WorkflowNode): string {
+function describeNode(node: WorkflowNode, usage: TokenUsage | undefined): string {
   let line = `${STATUS_SYMBOL[node.status]} ${node.name} [${node.kind}]`;
   if (node.duration !== undefined) line += ` ${formatDuration(node.duration)}`;
+  if (usage !== undefined && totalTokens(usage) > 0) line += ` · ${formatUsage(usage)}`;
   if (node.status === 'running') line += ' (running)';
   const failure = lastError(node);
   if (failure !== undefined) line += ` — ${failure}`;
@@ -60,6 +65,17 @@ function lastError(node: WorkflowNode): string | undefined {
     if (event?.type === 'error') return `${event.error.name}: ${event.error.message}`;
   }
   return undefined;
+}
+
+/** `1,200 in / 340 out tok (+900 cache read) $0.0041` */
+export function formatUsage(usage: TokenUsage): string {
+  let text = `${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out tok`;
+  const cache: string[] = [];
+  if (usage.cacheCreationInputTokens > 0) cache.push(`${usage.cacheCreationInputTokens.toLocaleString('en-US')} cache write`);
+  if (usage.cacheReadInputTokens > 0) cache.push(`${usage.cacheReadInputTokens.toLocaleString('en-US')} cache read`);
+  if (cache.length > 0) text += ` (+${cache.join(', ')})`;
+  if (usage.costUsd !== undefined) text += ` $${usage.costUsd.toFixed(4)}`;
+  return text;
 }
 
 export function formatDuration(ms: number): string {

@@ -1,13 +1,19 @@
 import { UsageError } from './groundswell-error.js';
 import { WorkflowCancelledError, WorkflowError } from './workflow-error.js';
 
+// API answers that repeating the same request cannot change: bad request, auth, permission,
+// not found, too large, unprocessable.
+const FINAL_STATUSES = new Set([400, 401, 403, 404, 413, 422]);
+
 export function isWorkflowError(error: unknown): error is WorkflowError {
   return error instanceof WorkflowError;
 }
 
-/** False for cancellations and API misuse; retrying those only repeats the failure. */
+/** False for cancellations, API misuse and API errors a retry cannot fix (auth, invalid request). */
 export function isRetryable(error: unknown): boolean {
   if (error instanceof WorkflowCancelledError || error instanceof UsageError) return false;
   if (error instanceof WorkflowError) return isRetryable(error.cause);
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && FINAL_STATUSES.has(status)) return false;
   return true;
 }

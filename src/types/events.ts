@@ -1,6 +1,7 @@
 import type { SerializedError } from '../util/serialize-error.js';
 import type { StateSnapshot } from './serialized.js';
 import type { WorkflowStatus } from './status.js';
+import type { TokenUsage } from './usage.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
 export interface EventBase {
@@ -85,6 +86,75 @@ export interface ObserverErrorEvent extends EventBase {
   readonly error: SerializedError;
 }
 
+export interface AgentPromptStartEvent extends EventBase {
+  readonly type: 'agentPromptStart';
+  readonly agentName: string;
+  readonly model: string;
+  readonly promptId: string;
+}
+export interface AgentPromptEndEvent extends EventBase {
+  readonly type: 'agentPromptEnd';
+  readonly agentName: string;
+  readonly model: string;
+  readonly promptId: string;
+  readonly status: WorkflowStatus;
+  readonly duration: number;
+  readonly stopReason: string | null;
+  /** Tokens of this call (all turns), with cost when a price was configured; zero on a cache hit. */
+  readonly usage: TokenUsage;
+  readonly turns: number;
+  readonly cached: boolean;
+  readonly error?: SerializedError;
+}
+/** A local tool call finished (or was refused by a hook). */
+export interface ToolInvocationEvent extends EventBase {
+  readonly type: 'toolInvocation';
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly input: unknown;
+  /** What the model was sent back (truncated for the tree). */
+  readonly output: string;
+  readonly isError: boolean;
+  readonly duration: number;
+  /** Why a preToolUse hook refused the call, when it did. */
+  readonly blockedReason?: string;
+}
+/** Something happened with an MCP server: connected, a tool call finished, closed, or failed. */
+export interface McpEvent extends EventBase {
+  readonly type: 'mcpEvent';
+  readonly server: string;
+  readonly phase: 'connected' | 'call' | 'closed' | 'error';
+  readonly toolName?: string;
+  readonly toolUseId?: string;
+  readonly input?: unknown;
+  readonly output?: string;
+  readonly isError?: boolean;
+  readonly duration?: number;
+  readonly message?: string;
+}
+/** One HTTP attempt of a model request failed (the SDK may retry it: each attempt is an event). */
+export interface ApiErrorEvent extends EventBase {
+  readonly type: 'apiError';
+  readonly agentName: string;
+  /** 1-based attempt within this model request. */
+  readonly attempt: number;
+  /** HTTP status, or null when the connection failed or timed out. */
+  readonly status: number | null;
+  readonly message: string;
+}
+export interface CacheHitEvent extends EventBase {
+  readonly type: 'cacheHit';
+  readonly agentName: string;
+  readonly key: string;
+}
+export interface CacheMissEvent extends EventBase {
+  readonly type: 'cacheMiss';
+  readonly agentName: string;
+  readonly key: string;
+  /** `invalid`: an entry existed but no longer validated against the schema, so it was busted. */
+  readonly reason: 'absent' | 'invalid';
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -99,7 +169,14 @@ export type WorkflowEvent =
   | TaskEndEvent
   | ErrorEvent
   | CancelledEvent
-  | ObserverErrorEvent;
+  | ObserverErrorEvent
+  | AgentPromptStartEvent
+  | AgentPromptEndEvent
+  | ToolInvocationEvent
+  | McpEvent
+  | ApiErrorEvent
+  | CacheHitEvent
+  | CacheMissEvent;
 
 export type WorkflowEventType = WorkflowEvent['type'];
 

@@ -2,6 +2,7 @@ import type { WorkflowEvent } from './events.js';
 import type { LogEntry } from './logging.js';
 import type { SerializedNode, StateSnapshot } from './serialized.js';
 import type { NodeKind, WorkflowStatus } from './status.js';
+import type { TokenUsage } from './usage.js';
 
 /** A read-only view of one node of the tree: a workflow, or a step or task run inside one. */
 export interface WorkflowNode {
@@ -16,6 +17,8 @@ export interface WorkflowNode {
   readonly logs: readonly LogEntry[];
   readonly events: readonly WorkflowEvent[];
   readonly stateSnapshot: StateSnapshot | null;
+  /** Tokens spent by this node itself (an agent prompt); subtree totals come from `usageRollup`. */
+  readonly usage: TokenUsage | null;
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;

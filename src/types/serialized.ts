@@ -1,6 +1,7 @@
 import type { WorkflowEvent } from './events.js';
 import type { LogEntry } from './logging.js';
 import type { NodeKind, WorkflowStatus } from './status.js';
+import type { TokenUsage } from './usage.js';
 
 export type StateSnapshot = Readonly<Record<string, unknown>>;
 
@@ -16,6 +17,7 @@ export interface SerializedNode {
   endTime?: number;
   duration?: number;
   stateSnapshot: StateSnapshot | null;
+  usage?: TokenUsage;
   logs: LogEntry[];
   events: WorkflowEvent[];
   /** Entries dropped by retention limits, so a reader knows the lists are partial. */

@@ -1,0 +1,45 @@
+import { GroundswellError } from '../errors/groundswell-error.js';
+
+/** Base of the errors an agent call raises itself (API errors from the SDK pass through as they are). */
+export class AgentError extends GroundswellError {
+  constructor(
+    message: string,
+    readonly agentName: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export interface OutputIssue {
+  /** Dotted path into the answer, '' for the root. */
+  readonly path: string;
+  readonly message: string;
+}
+
+/**
+ * The model's answer was not the promised structure: not JSON, no answer at all, or JSON that
+ * fails the prompt's schema. `issues` names every failing path; `raw` is what the model sent.
+ */
+export class StructuredOutputError extends AgentError {
+  constructor(
+    message: string,
+    agentName: string,
+    readonly reason: 'invalid_json' | 'schema_mismatch' | 'missing_output',
+    readonly issues: readonly OutputIssue[],
+    readonly raw: unknown,
+    options?: { cause?: unknown },
+  ) {
+    super(message, agentName, options);
+  }
+}
+
+/** The tool loop used all its model turns without a final answer. */
+export class MaxTurnsExceededError extends AgentError {
+  constructor(
+    agentName: string,
+    readonly maxTurns: number,
+  ) {
+    super(`Agent "${agentName}" reached maxTurns (${maxTurns}) while the model was still calling tools.`, agentName);
+  }
+}

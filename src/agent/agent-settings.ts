@@ -1,0 +1,83 @@
+import type { McpServerConfig } from '../mcp/mcp-config.js';
+import type { Tool } from '../tools/tool.js';
+import type { AgentHooks } from './hooks.js';
+import type { Skill } from './skill.js';
+
+/** How the structured answer is requested: the API's JSON-schema output, or a forced tool call. */
+export type StructuredOutputMode = 'native' | 'tool';
+
+/**
+ * Everything that can be set on an agent and overridden per call or per prompt. The cascade is
+ * per field: prompt > call overrides > agent config > defaults; a set field replaces, never merges.
+ */
+export interface AgentSettings {
+  system?: string;
+  model?: string;
+  maxTokens?: number;
+  /** Sent only when set (some models do not accept it). */
+  temperature?: number;
+  stop?: readonly string[];
+  tools?: readonly Tool[];
+  mcps?: readonly McpServerConfig[];
+  skills?: readonly Skill[];
+  hooks?: AgentHooks;
+  /** Reaches tools and MCP servers for this call only; process.env is never changed. */
+  env?: Readonly<Record<string, string>>;
+  enableCache?: boolean;
+  enableReflection?: boolean;
+  /** Model requests per call before the tool loop gives up. */
+  maxTurns?: number;
+  structuredOutput?: StructuredOutputMode;
+}
+
+export type PromptOverrides = AgentSettings;
+
+export type ResolvedSettings = Required<Omit<AgentSettings, 'system' | 'temperature' | 'stop'>> &
+  Pick<AgentSettings, 'system' | 'temperature' | 'stop'>;
+
+export const AGENT_DEFAULTS: Readonly<ResolvedSettings> = Object.freeze({
+  model: 'claude-sonnet-5-5',
+  maxTokens: 4096,
+  tools: [],
+  mcps: [],
+  skills: [],
+  hooks: {},
+  env: {},
+  enableCache: false,
+  enableReflection: false,
+  maxTurns: 10,
+  structuredOutput: 'native',
+});
+
+export const SETTING_KEYS = [
+  'system',
+  'model',
+  'maxTokens',
+  'temperature',
+  'stop',
+  'tools',
+  'mcps',
+  'skills',
+  'hooks',
+  'env',
+  'enableCache',
+  'enableReflection',
+  'maxTurns',
+  'structuredOutput',
+] as const satisfies ReadonlyArray<keyof AgentSettings>;
+
+/** The first defined value per field, from the most specific layer to the least. */
+export function resolveSettings(...layers: ReadonlyArray<AgentSettings | undefined>): ResolvedSettings {
+  const out: Record<string, unknown> = {};
+  for (const key of SETTING_KEYS) {
+    for (const layer of layers) {
+      const value = layer?.[key];
+      if (value !== undefined) {
+        out[key] = value;
+        break;
+      }
+    }
+    if (out[key] === undefined && key in AGENT_DEFAULTS) out[key] = AGENT_DEFAULTS[key as keyof ResolvedSettings];
+  }
+  return out as ResolvedSettings;
+}

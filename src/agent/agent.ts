@@ -1,0 +1,150 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { Cache } from '../cache/cache.js';
+import { LruCacheStore } from '../cache/lru-store.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import { Prompt } from '../prompt/prompt.js';
+import { describeValue } from '../util/describe.js';
+import { nextId } from '../util/ids.js';
+import { resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
+import { AgentStream } from './agent-stream.js';
+import { CallTree } from './call-tree.js';
+import { cacheInterceptor } from './interceptors/cache-interceptor.js';
+import { hooksInterceptor } from './interceptors/hooks-interceptor.js';
+import { treeInterceptor } from './interceptors/tree-interceptor.js';
+import type { Pricing } from './pricing.js';
+import {
+  composeInterceptors,
+  type AgentStreamEvent,
+  type PromptCall,
+  type PromptHandler,
+  type PromptOutcome,
+  type RequestPlan,
+} from './prompt-call.js';
+import { runModel } from './run-model.js';
+import { buildSystemPrompt, buildUserContent } from './request-plan.js';
+
+export interface AgentConfig extends AgentSettings {
+  name: string;
+  /** The Anthropic client (or the offline kit's `model.client()`); default `new Anthropic()`. */
+  client?: Anthropic;
+  /** Where `enableCache` stores answers; default an in-memory LRU store created per agent. */
+  cache?: Cache;
+  /** Prices per model, for cost in usage rollups. */
+  pricing?: Pricing;
+}
+
+/** What `agent.execute()` resolves to: the value and what the call took. */
+export type AgentResult<T> = PromptOutcome<T> & { readonly duration: number };
+
+// Tree outermost (a cache hit is still a node), then hooks, then the cache around the model.
+const pipeline: PromptHandler = composeInterceptors([treeInterceptor, hooksInterceptor, cacheInterceptor], runModel);
+
+/**
+ * Runs prompts against the Anthropic Messages API. Holds configuration only: every call's state
+ * lives in that call, so one agent can serve many concurrent workflows.
+ */
+export class Agent {
+  readonly name: string;
+  readonly config: Readonly<AgentConfig>;
+  private clientRef: Anthropic | undefined;
+  private cacheRef: Cache | undefined;
+
+  constructor(config: AgentConfig) {
+    if (typeof config !== 'object' || config === null) {
+      throw new UsageError(`createAgent needs a config object, got ${describeValue(config)}.`);
+    }
+    if (typeof config.name !== 'string' || config.name.trim() === '') {
+      throw new UsageError(`An agent needs a non-empty name, got ${describeValue(config.name)}.`);
+    }
+    validateSettings(config, `agent "${config.name}"`);
+    this.name = config.name;
+    this.config = Object.freeze({ ...config });
+    this.clientRef = config.client;
+    this.cacheRef = config.cache;
+  }
+
+  /** Asks and resolves to the answer, validated by the prompt's schema. */
+  async prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
+    return (await this.execute(prompt, overrides)).value;
+  }
+
+  /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */
+  async execute<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<AgentResult<T>> {
+    const call = this.prepare(prompt, overrides, undefined);
+    const started = call.tree.now();
+    const outcome = await call.tree.run(() => pipeline(call));
+    return { ...outcome, duration: call.tree.now() - started };
+  }
+
+  /** Streams text, tool and usage events; the last event (and `finalValue()`) is the validated answer. */
+  stream<T>(prompt: Prompt<T>, overrides?: PromptOverrides): AgentStream<T> {
+    return new AgentStream<T>(async (emit) => {
+      const call = this.prepare(prompt, overrides, emit);
+      const outcome = await call.tree.run(() => pipeline(call));
+      return outcome.value;
+    });
+  }
+
+  /** The settings a call would use: prompt > overrides > agent > defaults, field by field. */
+  resolve(prompt: Prompt<unknown>, overrides?: PromptOverrides): ResolvedSettings {
+    return resolveSettings(prompt.settings, overrides, this.config);
+  }
+
+  private prepare<T>(
+    prompt: Prompt<T>,
+    overrides: PromptOverrides | undefined,
+    onStream: ((event: AgentStreamEvent<T>) => void) | undefined,
+  ): PromptCall<T> {
+    if (!(prompt instanceof Prompt)) {
+      throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
+    }
+    if (overrides !== undefined) validateSettings(overrides, `overrides for agent "${this.name}"`);
+    const settings = this.resolve(prompt, overrides);
+    const plan: RequestPlan = {
+      model: settings.model,
+      system: buildSystemPrompt(settings),
+      userContent: buildUserContent(prompt),
+      maxTokens: settings.maxTokens,
+      temperature: settings.temperature,
+      stop: settings.stop,
+    };
+    const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
+    return {
+      agentName: this.name,
+      promptId: prompt.id,
+      prompt,
+      settings,
+      plan,
+      client: this.client(),
+      cache: settings.enableCache ? this.cache() : undefined,
+      pricing: this.config.pricing,
+      tree,
+      onStream,
+    };
+  }
+
+  private client(): Anthropic {
+    return (this.clientRef ??= new Anthropic());
+  }
+
+  private cache(): Cache {
+    return (this.cacheRef ??= new LruCacheStore());
+  }
+}
+
+export function createAgent(config: AgentConfig): Agent {
+  return new Agent(config);
+}
+
+function validateSettings(settings: AgentSettings, where: string): void {
+  const positiveInt = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
+  if (settings.maxTokens !== undefined && !positiveInt(settings.maxTokens)) {
+    throw new UsageError(`maxTokens of ${where} must be a positive integer, got ${describeValue(settings.maxTokens)}.`);
+  }
+  if (settings.maxTurns !== undefined && !positiveInt(settings.maxTurns)) {
+    throw new UsageError(`maxTurns of ${where} must be a positive integer, got ${describeValue(settings.maxTurns)}.`);
+  }
+  if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'tool') {
+    throw new UsageError(`structuredOutput of ${where} must be 'native' or 'tool', got ${describeValue(settings.structuredOutput)}.`);
+  }
+}

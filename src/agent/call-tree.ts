@@ -1,0 +1,58 @@
+import { currentScope, runInScope } from '../core/scope.js';
+import { TreeNode } from '../core/tree-node.js';
+import type { Workflow } from '../core/workflow.js';
+import type { EventPayload } from '../types/events.js';
+import type { NodeKind, WorkflowStatus } from '../types/status.js';
+
+/**
+ * Where one agent call lands in the tree: its node under whatever is running now, and child
+ * nodes for tool calls. Outside any workflow there is no tree and every method does nothing,
+ * so the agent code never branches on it.
+ */
+export class CallTree {
+  private constructor(
+    readonly workflow: Workflow | undefined,
+    readonly node: TreeNode | undefined,
+  ) {}
+
+  static open(kind: NodeKind, name: string): CallTree {
+    const workflow = currentScope()?.workflow;
+    if (workflow === undefined) return new CallTree(undefined, undefined);
+    const parent = workflow.mountPoint();
+    const node = new TreeNode(kind, name, workflow);
+    parent.addChild(node);
+    node.start(workflow.clock.now());
+    return new CallTree(workflow, node);
+  }
+
+  now(): number {
+    return this.workflow?.clock.now() ?? Date.now();
+  }
+
+  /** A child node (a tool or MCP call) under this one. */
+  child(kind: NodeKind, name: string): CallTree {
+    if (this.workflow === undefined || this.node === undefined) return this;
+    const node = new TreeNode(kind, name, this.workflow);
+    this.node.addChild(node);
+    node.start(this.workflow.clock.now());
+    return new CallTree(this.workflow, node);
+  }
+
+  emit(payload: EventPayload): void {
+    if (this.workflow !== undefined && this.node !== undefined) this.workflow.emit(this.node, payload);
+  }
+
+  finish(status: WorkflowStatus): void {
+    if (this.workflow !== undefined && this.node !== undefined) this.node.finish(status, this.workflow.clock.now());
+  }
+
+  /** Runs `fn` with this node as the ambient one, so work it starts mounts beneath it. */
+  run<R>(fn: () => R): R {
+    if (this.workflow === undefined || this.node === undefined) return fn();
+    return runInScope({ workflow: this.workflow, node: this.node }, fn);
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.workflow?.signal;
+  }
+}

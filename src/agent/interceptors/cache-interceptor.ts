@@ -1,0 +1,68 @@
+import { cacheKey } from '../../cache/cache-key.js';
+import { mcpIdentity } from '../../mcp/mcp-config.js';
+import { ZERO_USAGE } from '../../util/usage.js';
+import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
+import { localHandler } from '../toolset.js';
+
+/**
+ * Answers from the cache when the same request was answered before. The key covers what is
+ * actually sent; a stored value that no longer validates against the schema is busted and the
+ * model asked again.
+ */
+export const cacheInterceptor: PromptInterceptor = async (call, next) => {
+  const cache = call.cache;
+  if (!call.settings.enableCache || cache === undefined || call.onStream !== undefined) return next(call);
+  const key = keyOf(call);
+  const stored = await cache.get(key);
+  if (stored !== undefined) {
+    const checked = call.prompt.responseFormat.safeParse(stored.value);
+    if (checked.success) {
+      call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key });
+      return {
+        value: checked.data,
+        usage: { ...ZERO_USAGE },
+        turns: 0,
+        stopReason: stored.stopReason,
+        model: stored.model,
+        cached: true,
+        toolCalls: [],
+      };
+    }
+    await cache.bust(key);
+  }
+  call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, key, reason: stored === undefined ? 'absent' : 'invalid' });
+  const outcome = await next(call);
+  await cache.set(key, {
+    value: outcome.value,
+    model: outcome.model,
+    stopReason: outcome.stopReason,
+    usage: outcome.usage,
+    storedAt: call.tree.now(),
+  });
+  return outcome;
+};
+
+function keyOf<T>(call: PromptCall<T>): string {
+  const { plan, settings, prompt } = call;
+  return cacheKey(
+    {
+      user: prompt.user,
+      data: prompt.data,
+      system: plan.system,
+      model: plan.model,
+      sampling: {
+        maxTokens: plan.maxTokens,
+        ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
+        ...(plan.stop !== undefined ? { stop: plan.stop } : {}),
+      },
+      tools: settings.tools.map((tool) => {
+        const definition = localHandler(tool).definition;
+        return { name: definition.name, description: definition.description ?? '', inputSchema: definition.input_schema };
+      }),
+      mcps: settings.mcps.map((server) => ({ name: server.name, identity: mcpIdentity(server) })),
+      skills: settings.skills.map((skill) => ({ name: skill.name, description: skill.description ?? '', content: skill.content })),
+      responseSchema: prompt.responseFormat,
+    },
+    call.agentName,
+  );
+}

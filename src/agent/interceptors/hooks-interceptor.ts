@@ -1,0 +1,21 @@
+import type { PromptInterceptor } from '../prompt-call.js';
+import { hookBase } from '../run-model.js';
+
+/** sessionStart before the call, sessionEnd after it — also when it fails (the failure wins). */
+export const hooksInterceptor: PromptInterceptor = async (call, next) => {
+  const hooks = call.settings.hooks;
+  await hooks.sessionStart?.(hookBase(call, 0));
+  let outcome;
+  try {
+    outcome = await next(call);
+  } catch (error) {
+    try {
+      await hooks.sessionEnd?.({ ...hookBase(call, 0), error, isError: true });
+    } catch {
+      // The call's own failure is what the caller needs to see.
+    }
+    throw error;
+  }
+  await hooks.sessionEnd?.({ ...hookBase(call, outcome.turns), result: outcome.value, isError: false });
+  return outcome;
+};

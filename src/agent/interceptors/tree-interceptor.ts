@@ -1,0 +1,42 @@
+import { serializeError } from '../../util/serialize-error.js';
+import { ZERO_USAGE } from '../../util/usage.js';
+import type { PromptInterceptor } from '../prompt-call.js';
+
+/** `agentPromptStart`/`agentPromptEnd` on the call's node, its status, and its usage for rollups. */
+export const treeInterceptor: PromptInterceptor = async (call, next) => {
+  const { tree } = call;
+  const started = tree.now();
+  const base = { agentName: call.agentName, model: call.plan.model, promptId: call.promptId };
+  tree.emit({ type: 'agentPromptStart', ...base });
+  try {
+    const outcome = await next(call);
+    if (tree.node) tree.node.usage = outcome.usage;
+    tree.finish('completed');
+    tree.emit({
+      type: 'agentPromptEnd',
+      ...base,
+      model: outcome.model,
+      status: 'completed',
+      duration: tree.now() - started,
+      stopReason: outcome.stopReason,
+      usage: outcome.usage,
+      turns: outcome.turns,
+      cached: outcome.cached,
+    });
+    return outcome;
+  } catch (error) {
+    tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
+    tree.emit({
+      type: 'agentPromptEnd',
+      ...base,
+      status: tree.node?.status ?? 'failed',
+      duration: tree.now() - started,
+      stopReason: null,
+      usage: { ...ZERO_USAGE },
+      turns: 0,
+      cached: false,
+      error: serializeError(error),
+    });
+    throw error;
+  }
+};

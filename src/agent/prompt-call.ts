@@ -1,0 +1,79 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Cache } from '../cache/cache.js';
+import type { Prompt } from '../prompt/prompt.js';
+import type { TokenUsage } from '../types/usage.js';
+import type { ResolvedSettings } from './agent-settings.js';
+import type { CallTree } from './call-tree.js';
+import type { Pricing } from './pricing.js';
+
+/** What is sent, fixed before any interceptor runs so the cache key covers exactly the request. */
+export interface RequestPlan {
+  readonly model: string;
+  /** The full system prompt, or undefined when there is none (then no `system` field is sent). */
+  readonly system: string | undefined;
+  /** The user message: the prompt's text plus its data. */
+  readonly userContent: string;
+  readonly maxTokens: number;
+  readonly temperature: number | undefined;
+  readonly stop: readonly string[] | undefined;
+}
+
+export interface ToolCallRecord {
+  readonly toolUseId: string;
+  readonly name: string;
+  readonly kind: 'local' | 'mcp';
+  readonly input: unknown;
+  readonly output: string;
+  readonly isError: boolean;
+  readonly duration: number;
+  readonly blockedReason?: string;
+}
+
+/** Text, tool and usage events of a streamed call, then the validated result. */
+export type AgentStreamEvent<T> =
+  | { type: 'text'; text: string }
+  | { type: 'toolUse'; toolUseId: string; name: string; input: unknown }
+  | { type: 'toolResult'; toolUseId: string; name: string; output: string; isError: boolean }
+  | { type: 'usage'; usage: TokenUsage; turn: number }
+  | { type: 'result'; value: T };
+
+/** One agent call as it moves through the interceptor chain. */
+export interface PromptCall<T> {
+  readonly agentName: string;
+  readonly promptId: string;
+  readonly prompt: Prompt<T>;
+  readonly settings: ResolvedSettings;
+  readonly plan: RequestPlan;
+  readonly client: Anthropic;
+  readonly cache: Cache | undefined;
+  readonly pricing: Pricing | undefined;
+  readonly tree: CallTree;
+  /** Set for `agent.stream()`: the loop streams each turn and reports events here. */
+  readonly onStream: ((event: AgentStreamEvent<T>) => void) | undefined;
+}
+
+export interface PromptOutcome<T> {
+  readonly value: T;
+  readonly usage: TokenUsage;
+  readonly turns: number;
+  readonly stopReason: string | null;
+  readonly model: string;
+  readonly cached: boolean;
+  readonly toolCalls: readonly ToolCallRecord[];
+}
+
+export type PromptHandler = <T>(call: PromptCall<T>) => Promise<PromptOutcome<T>>;
+
+/**
+ * A cross-cutting concern around the call (tree, hooks, cache; later reflection and grounding):
+ * it may act before and after `next`, or answer without calling it.
+ */
+export type PromptInterceptor = <T>(call: PromptCall<T>, next: PromptHandler) => Promise<PromptOutcome<T>>;
+
+/** Wraps `core` in the interceptors, the first one outermost. */
+export function composeInterceptors(interceptors: readonly PromptInterceptor[], core: PromptHandler): PromptHandler {
+  return interceptors.reduceRight<PromptHandler>(
+    (next, interceptor) => (call) => interceptor(call, next),
+    core,
+  );
+}

@@ -1,0 +1,210 @@
+import type {
+  ContentBlock,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  ToolResultBlockParam,
+  ToolUseBlock,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Middleware } from '@anthropic-ai/sdk';
+import { connectMcp, type McpConnection } from '../mcp/mcp-connection.js';
+import { errorMessage } from '../util/describe.js';
+import type { TokenUsage } from '../types/usage.js';
+import { addUsage, ZERO_USAGE } from '../util/usage.js';
+import { MaxTurnsExceededError } from './agent-errors.js';
+import type { HookContext } from './hooks.js';
+import { priced, usageFromApi } from './pricing.js';
+import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
+import { ANSWER_TOOL, answerTool, outputFormat, parseAnswer } from './structured-output.js';
+import { indexHandlers, localHandler, mcpHandlers, type ToolHandler } from './toolset.js';
+
+const TREE_OUTPUT_LIMIT = 2_000;
+
+/**
+ * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
+ * tools it asks for and send their results back, until it gives the final answer or `maxTurns`.
+ */
+export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
+  const connections: McpConnection[] = [];
+  try {
+    for (const server of call.settings.mcps) {
+      const started = call.tree.now();
+      const connection = await connectMcp(server, { env: call.settings.env, signal: call.tree.signal, clientName: call.agentName });
+      connections.push(connection);
+      call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'connected', duration: call.tree.now() - started });
+    }
+    const handlers = indexHandlers([...call.settings.tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
+    return await toolLoop(call, handlers);
+  } finally {
+    for (const connection of connections) {
+      await connection.close().catch(() => undefined);
+      call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'closed' });
+    }
+  }
+}
+
+async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandler>): Promise<PromptOutcome<T>> {
+  const { plan, settings } = call;
+  const toolMode = settings.structuredOutput === 'tool';
+  const tools = [...handlers.values()].map((handler) => handler.definition);
+  if (toolMode) tools.push(answerTool(call.prompt.responseFormat));
+  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> = {
+    model: plan.model,
+    max_tokens: plan.maxTokens,
+    ...(plan.system !== undefined ? { system: plan.system } : {}),
+    ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
+    ...(plan.stop !== undefined ? { stop_sequences: [...plan.stop] } : {}),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(toolMode
+      ? { tool_choice: handlers.size > 0 ? { type: 'any' as const } : { type: 'tool' as const, name: ANSWER_TOOL } }
+      : { output_config: { format: outputFormat(call.prompt.responseFormat) } }),
+  };
+  const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
+  const toolCalls: ToolCallRecord[] = [];
+  let usage: TokenUsage = { ...ZERO_USAGE };
+
+  for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
+    const response = await send(call, { ...base, messages: [...messages] });
+    const turnUsage = priced(usageFromApi(response.usage), response.model, call.pricing);
+    usage = addUsage(usage, turnUsage);
+    call.onStream?.({ type: 'usage', usage: turnUsage, turn });
+    messages.push({ role: 'assistant', content: response.content });
+
+    const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    const answer = toolMode ? toolUses.find((block) => block.name === ANSWER_TOOL) : undefined;
+    if (answer !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
+      const raw = toolMode ? answer?.input : textOf(response.content);
+      const value = parseAnswer(raw, call.prompt.responseFormat, call.agentName, !toolMode);
+      return { value, usage, turns: turn, stopReason: response.stop_reason, model: response.model, cached: false, toolCalls };
+    }
+    const results: ToolResultBlockParam[] = [];
+    for (const toolUse of toolUses) {
+      const record = await runTool(call, handlers, toolUse, turn);
+      toolCalls.push(record);
+      results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: record.output, is_error: record.isError });
+    }
+    messages.push({ role: 'user', content: results });
+  }
+  throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
+}
+
+/** One model request; streamed turn by turn for `agent.stream()`. */
+async function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
+  const signal = call.tree.signal;
+  const options = { middleware: [attemptReporter(call)], ...(signal ? { signal } : {}) };
+  if (call.onStream === undefined) return call.client.messages.create(params, options);
+  const stream = call.client.messages.stream(params, options);
+  const onStream = call.onStream;
+  stream.on('text', (text) => onStream({ type: 'text', text }));
+  return stream.finalMessage();
+}
+
+/** Reports every failed HTTP attempt of a request, so the SDK's retries show in the tree. */
+function attemptReporter<T>(call: PromptCall<T>): Middleware {
+  let attempt = 0;
+  return async (request, next) => {
+    attempt += 1;
+    try {
+      const response = await next(request);
+      if (response.status >= 400) {
+        call.tree.emit({ type: 'apiError', agentName: call.agentName, attempt, status: response.status, message: response.statusText || `HTTP ${response.status}` });
+      }
+      return response;
+    } catch (error) {
+      call.tree.emit({ type: 'apiError', agentName: call.agentName, attempt, status: null, message: errorMessage(error) });
+      throw error;
+    }
+  };
+}
+
+async function runTool<T>(
+  call: PromptCall<T>,
+  handlers: Map<string, ToolHandler>,
+  toolUse: ToolUseBlock,
+  turn: number,
+): Promise<ToolCallRecord> {
+  const handler = handlers.get(toolUse.name);
+  const kind = handler?.kind ?? 'local';
+  const node = call.tree.child(kind === 'mcp' ? 'mcpCall' : 'toolCall', toolUse.name);
+  const started = node.now();
+  const base: HookContext = {
+    ...hookBase(call, turn),
+    toolName: toolUse.name,
+    toolUseId: toolUse.id,
+    toolInput: toolUse.input,
+  };
+  call.onStream?.({ type: 'toolUse', toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
+
+  const decision = await call.settings.hooks.preToolUse?.(base);
+  let outcome: { content: string; isError: boolean };
+  let blockedReason: string | undefined;
+  if (decision && decision.block) {
+    blockedReason = decision.reason;
+    outcome = { content: `The call was refused: ${decision.reason}`, isError: true };
+  } else if (handler === undefined) {
+    const known = [...handlers.keys()].join(', ') || 'none';
+    outcome = { content: `Unknown tool "${toolUse.name}". Available tools: ${known}.`, isError: true };
+  } else {
+    const context = { env: call.settings.env, signal: call.tree.signal, agentName: call.agentName, toolUseId: toolUse.id };
+    outcome = await node.run(() => handler.invoke(toolUse.input, context));
+  }
+  await call.settings.hooks.postToolUse?.({ ...base, result: outcome.content, isError: outcome.isError });
+
+  const duration = node.now() - started;
+  const output = outcome.content.length > TREE_OUTPUT_LIMIT ? `${outcome.content.slice(0, TREE_OUTPUT_LIMIT)}…` : outcome.content;
+  if (kind === 'mcp') {
+    node.emit({
+      type: 'mcpEvent',
+      server: handler?.server ?? 'unknown',
+      phase: 'call',
+      toolName: toolUse.name,
+      toolUseId: toolUse.id,
+      input: toolUse.input,
+      output,
+      isError: outcome.isError,
+      duration,
+    });
+  } else {
+    node.emit({
+      type: 'toolInvocation',
+      toolName: toolUse.name,
+      toolUseId: toolUse.id,
+      input: toolUse.input,
+      output,
+      isError: outcome.isError,
+      duration,
+      ...(blockedReason !== undefined ? { blockedReason } : {}),
+    });
+  }
+  node.finish(outcome.isError ? 'failed' : 'completed');
+  call.onStream?.({ type: 'toolResult', toolUseId: toolUse.id, name: toolUse.name, output: outcome.content, isError: outcome.isError });
+  return {
+    toolUseId: toolUse.id,
+    name: toolUse.name,
+    kind,
+    input: toolUse.input,
+    output: outcome.content,
+    isError: outcome.isError,
+    duration,
+    ...(blockedReason !== undefined ? { blockedReason } : {}),
+  };
+}
+
+/** The fields every hook context of this call shares. */
+export function hookBase<T>(call: PromptCall<T>, turn: number): HookContext {
+  return {
+    agentName: call.agentName,
+    promptId: call.promptId,
+    model: call.plan.model,
+    nodeId: call.tree.node?.id,
+    workflowId: call.tree.workflow?.id,
+    turn,
+  };
+}
+
+function textOf(content: readonly ContentBlock[]): string {
+  return content
+    .filter((block): block is Extract<ContentBlock, { type: 'text' }> => block.type === 'text')
+    .map((block) => block.text)
+    .join('');
+}

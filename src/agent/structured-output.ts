@@ -1,0 +1,67 @@
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import type { JSONOutputFormat, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { z } from 'zod';
+import { StructuredOutputError, type OutputIssue } from './agent-errors.js';
+
+/** The name of the forced tool that carries the answer in `structuredOutput: 'tool'` mode. */
+export const ANSWER_TOOL = 'final_answer';
+
+// The schema conversion runs once per schema object, not once per call.
+const formats = new WeakMap<z.ZodType, JSONOutputFormat>();
+
+/** The API's `output_config.format` for a zod schema (strict JSON schema, as the SDK builds it). */
+export function outputFormat(schema: z.ZodType): JSONOutputFormat {
+  let format = formats.get(schema);
+  if (format === undefined) {
+    const { schema: jsonSchema } = zodOutputFormat(schema);
+    format = { type: 'json_schema', schema: jsonSchema };
+    formats.set(schema, format);
+  }
+  return format;
+}
+
+/** The forced tool whose input is the answer. */
+export function answerTool(schema: z.ZodType): ApiTool {
+  return {
+    name: ANSWER_TOOL,
+    description: 'Give your final answer. Call this exactly once, when you are done, with the complete answer.',
+    input_schema: outputFormat(schema).schema as ApiTool['input_schema'],
+  };
+}
+
+/** Parses JSON text (native mode) or takes a tool input (tool mode), then validates it. */
+export function parseAnswer<T>(raw: unknown, schema: z.ZodType<T>, agentName: string, fromText: boolean): T {
+  let candidate = raw;
+  if (fromText) {
+    if (typeof raw !== 'string' || raw.trim() === '') {
+      throw new StructuredOutputError(`Agent "${agentName}": the model returned no answer text.`, agentName, 'missing_output', [], raw);
+    }
+    try {
+      candidate = JSON.parse(raw);
+    } catch (cause) {
+      throw new StructuredOutputError(
+        `Agent "${agentName}": the answer is not valid JSON (${(cause as Error).message}).`,
+        agentName,
+        'invalid_json',
+        [{ path: '', message: 'not valid JSON' }],
+        raw,
+        { cause },
+      );
+    }
+  }
+  const result = schema.safeParse(candidate);
+  if (result.success) return result.data;
+  const issues: OutputIssue[] = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  const list = issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ');
+  throw new StructuredOutputError(
+    `Agent "${agentName}": the answer does not match the schema at ${list}`,
+    agentName,
+    'schema_mismatch',
+    issues,
+    raw,
+    { cause: result.error },
+  );
+}

@@ -1,0 +1,88 @@
+import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
+import { z } from 'zod';
+import type { McpConnection } from '../mcp/mcp-connection.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import { errorMessage } from '../util/describe.js';
+import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
+
+export interface ToolOutcome {
+  /** What the model gets back in the tool_result. */
+  content: string;
+  isError: boolean;
+}
+
+/** A callable tool of one agent call, local or from an MCP server, under the name the model sees. */
+export interface ToolHandler {
+  readonly apiName: string;
+  readonly kind: 'local' | 'mcp';
+  readonly server?: string;
+  readonly definition: ApiTool;
+  invoke(input: unknown, context: ToolContext): Promise<ToolOutcome>;
+}
+
+const inputSchemas = new WeakMap<z.ZodType, ApiTool['input_schema']>();
+
+function inputSchemaOf(schema: z.ZodType): ApiTool['input_schema'] {
+  let json = inputSchemas.get(schema);
+  if (json === undefined) {
+    // `$schema` is noise to the API; the rest is the tool's contract.
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+    json = rest as ApiTool['input_schema'];
+    inputSchemas.set(schema, json);
+  }
+  return json;
+}
+
+export function localHandler(tool: Tool): ToolHandler {
+  validateTool(tool);
+  return {
+    apiName: tool.name,
+    kind: 'local',
+    definition: { name: tool.name, description: tool.description, input_schema: inputSchemaOf(tool.input) },
+    async invoke(input, context) {
+      const parsed = tool.input.safeParse(input);
+      if (!parsed.success) {
+        const paths = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
+        return { content: `Invalid input for tool "${tool.name}": ${paths.join('; ')}`, isError: true };
+      }
+      try {
+        return { content: toContent(await tool.execute(parsed.data, context)), isError: false };
+      } catch (error) {
+        return { content: `Tool "${tool.name}" failed: ${errorMessage(error)}`, isError: true };
+      }
+    },
+  };
+}
+
+export function mcpHandlers(connection: McpConnection): ToolHandler[] {
+  return connection.tools.map((tool) => ({
+    apiName: tool.qualifiedName,
+    kind: 'mcp' as const,
+    server: connection.server,
+    definition: {
+      name: tool.qualifiedName,
+      description: tool.description ?? `${tool.name} (MCP server ${connection.server})`,
+      input_schema: { type: 'object', ...tool.inputSchema } as ApiTool['input_schema'],
+    },
+    async invoke(input: unknown, context: ToolContext) {
+      const result = await connection.callTool(tool.name, input, context.signal);
+      return { content: result.content, isError: result.isError };
+    },
+  }));
+}
+
+/** The handlers by API name; two tools with one name are a usage error, not a silent shadowing. */
+export function indexHandlers(handlers: readonly ToolHandler[]): Map<string, ToolHandler> {
+  const byName = new Map<string, ToolHandler>();
+  for (const handler of handlers) {
+    if (byName.has(handler.apiName)) throw new UsageError(`Two tools are named "${handler.apiName}"; tool names must be unique.`);
+    byName.set(handler.apiName, handler);
+  }
+  return byName;
+}
+
+function toContent(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value) ?? String(value);
+}

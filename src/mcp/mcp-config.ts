@@ -1,0 +1,181 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { normalizeObjectSchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import { describeValue } from '../util/describe.js';
+
+/** An MCP server run as a child process, spoken to over its stdin/stdout. */
+export interface StdioMcpServerConfig {
+  readonly name: string;
+  readonly transport: 'stdio';
+  readonly command: string;
+  readonly args?: readonly string[];
+  readonly cwd?: string;
+  /** Added to the SDK's safe default environment of the child; never written to `process.env`. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/** An `McpServer` living in this process, linked to the client by an in-memory transport. */
+export interface InProcessMcpServerConfig {
+  readonly name: string;
+  readonly transport: 'in-process';
+  readonly server: McpServer;
+}
+
+export type McpServerConfig = StdioMcpServerConfig | InProcessMcpServerConfig;
+
+/** What the model would be shown for one in-process tool, as plain JSON. */
+export interface McpToolIdentity {
+  readonly name: string;
+  readonly description: string | null;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** JSON-safe data that changes whenever what the model sees of a server could change (a cache-key part). */
+export type McpIdentity =
+  | {
+      readonly name: string;
+      readonly transport: 'stdio';
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly cwd: string | null;
+      /** Keys only: values are often secrets and must never end up in a cache key or a log. */
+      readonly envKeys: readonly string[];
+    }
+  | {
+      readonly name: string;
+      readonly transport: 'in-process';
+      /** Null when the server's tool registry could not be read (a different SDK build). */
+      readonly tools: readonly McpToolIdentity[] | null;
+    };
+
+/** Server names end up inside tool names (`mcp__<server>__<tool>`), which the API limits to 64 chars. */
+export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
+
+/** Throws a UsageError naming the problem; returns the same config so it can be used inline. */
+export function validateMcpConfig<C extends McpServerConfig>(config: C): C {
+  // Configs often come from plain JS or JSON files, so nothing about the shape is trusted.
+  const raw: unknown = config;
+  if (typeof raw !== 'object' || raw === null) {
+    throw new UsageError(`An MCP server config must be an object, got ${describeValue(raw)}.`);
+  }
+  const c = raw as Partial<Record<keyof StdioMcpServerConfig | 'server', unknown>>;
+  if (typeof c.name !== 'string' || c.name.length === 0) {
+    throw new UsageError('An MCP server config needs a non-empty `name`.');
+  }
+  const name = c.name;
+  if (!MCP_SERVER_NAME.test(name)) {
+    throw new UsageError(
+      `MCP server name ${JSON.stringify(name)} must match ${MCP_SERVER_NAME} (it becomes part of tool names: mcp__<server>__<tool>).`,
+    );
+  }
+  if (c.transport === 'stdio') {
+    if (typeof c.command !== 'string' || c.command.trim().length === 0) {
+      throw new UsageError(`MCP server "${name}" (stdio) needs a non-empty \`command\`.`);
+    }
+    if (c.args !== undefined && !(Array.isArray(c.args) && c.args.every((a) => typeof a === 'string'))) {
+      throw new UsageError(`MCP server "${name}": \`args\` must be an array of strings.`);
+    }
+    if (c.cwd !== undefined && typeof c.cwd !== 'string') {
+      throw new UsageError(`MCP server "${name}": \`cwd\` must be a string.`);
+    }
+    if (c.env !== undefined && !isStringRecord(c.env)) {
+      throw new UsageError(`MCP server "${name}": \`env\` must map names to string values.`);
+    }
+    return config;
+  }
+  if (c.transport === 'in-process') {
+    if (!isMcpServerLike(c.server)) {
+      throw new UsageError(
+        `MCP server "${name}" (in-process) needs \`server\`: an McpServer from @modelcontextprotocol/sdk/server/mcp.js, got ${describeValue(c.server)}.`,
+      );
+    }
+    return config;
+  }
+  throw new UsageError(
+    `MCP server "${name}" has unknown transport ${JSON.stringify(c.transport)}; expected "stdio" or "in-process".`,
+  );
+}
+
+/**
+ * Data identifying a server for a cache key. Stdio: how it is started, with env keys but never env
+ * values. In-process: the name and each registered tool's name, description and input schema, so
+ * editing a tool invalidates cached answers.
+ */
+export function mcpIdentity(config: McpServerConfig): McpIdentity {
+  validateMcpConfig(config);
+  if (config.transport === 'stdio') {
+    return {
+      name: config.name,
+      transport: 'stdio',
+      command: config.command,
+      args: [...(config.args ?? [])],
+      cwd: config.cwd ?? null,
+      envKeys: Object.keys(config.env ?? {}).sort(),
+    };
+  }
+  return { name: config.name, transport: 'in-process', tools: registeredTools(config.server) };
+}
+
+/**
+ * The SDK has no public accessor for an McpServer's tools and listing them needs an async
+ * round-trip, while a cache key must be computed synchronously. So the private registry is read
+ * defensively and converted the same way the server converts it for `tools/list`; any surprise
+ * yields null and the identity falls back to the server name.
+ */
+function registeredTools(server: McpServer): McpToolIdentity[] | null {
+  try {
+    const registry: unknown = Reflect.get(server, '_registeredTools');
+    if (typeof registry !== 'object' || registry === null) return null;
+    const tools: McpToolIdentity[] = [];
+    for (const [name, entry] of Object.entries(registry)) {
+      if (typeof entry !== 'object' || entry === null) return null;
+      const tool = entry as { enabled?: unknown; description?: unknown; inputSchema?: unknown };
+      if (tool.enabled === false) continue;
+      tools.push({
+        name,
+        description: typeof tool.description === 'string' ? tool.description : null,
+        inputSchema: inputJsonSchema(tool.inputSchema),
+      });
+    }
+    return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch {
+    return null;
+  }
+}
+
+const EMPTY_OBJECT_SCHEMA: Record<string, unknown> = { type: 'object', properties: {} };
+
+function inputJsonSchema(schema: unknown): Record<string, unknown> {
+  if (schema === undefined) return EMPTY_OBJECT_SCHEMA;
+  if (!isZodSchema(schema)) throw new TypeError('unrecognised input schema');
+  const normalized = normalizeObjectSchema(schema);
+  if (normalized === undefined) return EMPTY_OBJECT_SCHEMA;
+  // A JSON round-trip guarantees plain data (no undefined members, no prototypes) for hashing.
+  return JSON.parse(JSON.stringify(toJsonSchemaCompat(normalized, { strictUnions: true, pipeStrategy: 'input' }))) as Record<
+    string,
+    unknown
+  >;
+}
+
+/** zod 4 schemas carry `_zod`, zod 3 ones `_def`; the SDK accepts both. */
+function isZodSchema(value: unknown): value is AnySchema {
+  return typeof value === 'object' && value !== null && ('_zod' in value || '_def' in value);
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  );
+}
+
+/** Duck-typed rather than `instanceof`, which fails when the ESM and CJS builds of the SDK both load. */
+function isMcpServerLike(value: unknown): value is McpServer {
+  if (typeof value !== 'object' || value === null) return false;
+  const s = value as { connect?: unknown; close?: unknown; server?: unknown };
+  return typeof s.connect === 'function' && typeof s.close === 'function' && typeof s.server === 'object' && s.server !== null;
+}

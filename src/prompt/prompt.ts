@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import type { AgentSettings } from '../agent/agent-settings.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import { describeValue } from '../util/describe.js';
+import { nextId } from '../util/ids.js';
+
+export interface PromptConfig<S extends z.ZodType> extends AgentSettings {
+  /** The user message. */
+  user: string;
+  /** Structured input, sent with the user message as JSON. */
+  data?: Readonly<Record<string, unknown>>;
+  /** The zod schema the answer must satisfy; `agent.prompt()` resolves to its output type. */
+  responseFormat: S;
+  /** A label for the tree (default: the start of the user message). */
+  name?: string;
+}
+
+/** An immutable request: what to ask and what shape the answer must have. Execution is the agent's. */
+export class Prompt<T = unknown> {
+  readonly id: string;
+  readonly name: string;
+  readonly user: string;
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly responseFormat: z.ZodType<T>;
+  /** The prompt's own setting overrides (the most specific layer of the cascade). */
+  readonly settings: Readonly<AgentSettings>;
+
+  constructor(config: PromptConfig<z.ZodType<T>>) {
+    if (typeof config !== 'object' || config === null) {
+      throw new UsageError(`createPrompt needs a config object, got ${describeValue(config)}.`);
+    }
+    const { user, data, responseFormat, name, ...settings } = config;
+    if (typeof user !== 'string' || user.trim() === '') {
+      throw new UsageError(`A prompt needs a non-empty \`user\` message, got ${describeValue(user)}.`);
+    }
+    if (typeof (responseFormat as { safeParse?: unknown } | undefined)?.safeParse !== 'function') {
+      throw new UsageError('A prompt needs `responseFormat`: a zod schema for the answer (e.g. z.object({...})).');
+    }
+    if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+      throw new UsageError(`Prompt \`data\` must be a plain object, got ${describeValue(data)}.`);
+    }
+    this.id = nextId('prompt');
+    this.user = user;
+    this.name = name ?? (user.length > 40 ? `${user.slice(0, 37)}...` : user);
+    this.data = Object.freeze({ ...(data ?? {}) });
+    this.responseFormat = responseFormat;
+    this.settings = Object.freeze(stripUndefined(settings));
+    Object.freeze(this);
+  }
+
+  /** A new prompt with `data` replaced (everything else kept). */
+  withData(data: Readonly<Record<string, unknown>>): Prompt<T> {
+    return new Prompt<T>({ ...this.settings, user: this.user, name: this.name, data, responseFormat: this.responseFormat });
+  }
+}
+
+/** `createPrompt({ user, data, responseFormat: z.object(...) })`, typed by the schema's output. */
+export function createPrompt<S extends z.ZodType>(config: PromptConfig<S>): Prompt<z.output<S>> {
+  return new Prompt<z.output<S>>(config as PromptConfig<z.ZodType<z.output<S>>>);
+}
+
+function stripUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,41 @@
+// `groundswell/testing`: the offline model kit (SPEC §14). A scripted model behind the real
+// Anthropic SDK client's `fetch`, so tests exercise the SDK's own request building, retries,
+// parsing and streaming.
+export { ScriptedModel, SCRIPTED_API_KEY, SCRIPTED_BASE_URL } from './scripted-model.js';
+export type { ScriptedClientOptions, ScriptedFetch } from './scripted-model.js';
+export {
+  httpError,
+  json,
+  malformedJson,
+  message,
+  networkError,
+  rawResponse,
+  stream,
+  text,
+  timeout,
+  toolUse,
+} from './responses.js';
+export type {
+  ConnectionFailureOptions,
+  HttpErrorOptions,
+  RawResponseOptions,
+  ToolCall,
+  ToolUseOptions,
+} from './responses.js';
+export type {
+  ConnectionFailureStep,
+  ContentBlockInput,
+  HttpStep,
+  MessageStep,
+  MessageTemplate,
+  Responder,
+  ResponseOptions,
+  ScriptStep,
+  StreamOptions,
+  TextBlockInput,
+  ToolUseBlockInput,
+  UsageInput,
+} from './script-step.js';
+export type { RecordedRequest, RequestBody } from './recorded-request.js';
+export { DEFAULT_USAGE } from './message-body.js';
+export { ScriptError } from './script-error.js';

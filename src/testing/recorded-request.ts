@@ -1,0 +1,106 @@
+import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+
+/**
+ * The parsed JSON body. Typed as Messages API params for convenient assertions, but every field
+ * is optional: other endpoints (count_tokens, models) send other shapes.
+ */
+export type RequestBody = Partial<MessageCreateParamsBase> & Readonly<Record<string, unknown>>;
+
+/** One HTTP request the SDK sent to the scripted model, as it went over the (fake) wire. */
+export interface RecordedRequest {
+  /** 0-based position among all requests this model received, retries included. */
+  readonly index: number;
+  readonly method: string;
+  readonly url: string;
+  /** The URL path, e.g. `/v1/messages`. */
+  readonly path: string;
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `{}` when the body was absent or not JSON; see `rawBody`. */
+  readonly body: RequestBody;
+  readonly rawBody: string | undefined;
+  readonly model: string | undefined;
+  /** Whether the request asked for server-sent events (`stream: true`). */
+  readonly stream: boolean;
+  /** Text of the first user message (what the conversation is about). */
+  readonly firstUserText: string | undefined;
+  /** Text of the last user message (what the model is asked now); undefined for tool results only. */
+  readonly lastUserText: string | undefined;
+}
+
+type FetchInput = string | URL | Request;
+
+/** Reads a fetch call synchronously, so requests are numbered in the order they were made. */
+export function recordRequest(index: number, input: FetchInput, init: RequestInit | undefined): RecordedRequest {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const headers: Record<string, string> = {};
+  new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined)).forEach((value, name) => {
+    headers[name] = value;
+  });
+  const rawBody = bodyText(init?.body);
+  const body = parseBody(rawBody);
+  const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
+  const userTurns = messages.filter(isUserTurn);
+  return Object.freeze({
+    index,
+    method,
+    url,
+    path: pathOf(url),
+    headers: Object.freeze(headers),
+    body,
+    rawBody,
+    model: typeof body.model === 'string' ? body.model : undefined,
+    stream: body.stream === true,
+    firstUserText: textOf(userTurns[0]),
+    lastUserText: textOf(userTurns.at(-1)),
+  });
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
+
+// The SDK sends JSON bodies as strings; a stream or form body cannot be read without consuming it.
+function bodyText(body: RequestInit['body']): string | undefined {
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new TextDecoder().decode(body);
+  return undefined;
+}
+
+function parseBody(raw: string | undefined): RequestBody {
+  if (raw === undefined) return {};
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return isRequestBody(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+function isRequestBody(value: unknown): value is RequestBody {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// The body is whatever the caller sent, so every level is checked rather than trusted.
+function isUserTurn(value: unknown): value is Pick<MessageParam, 'role'> & { content: unknown } {
+  return typeof value === 'object' && value !== null && 'role' in value && value.role === 'user';
+}
+
+function textOf(message: { content: unknown } | undefined): string | undefined {
+  if (!message) return undefined;
+  if (typeof message.content === 'string') return message.content;
+  if (!Array.isArray(message.content)) return undefined;
+  const parts: string[] = [];
+  for (const block of message.content as readonly unknown[]) {
+    if (typeof block === 'object' && block !== null && 'type' in block && block.type === 'text') {
+      if ('text' in block && typeof block.text === 'string') parts.push(block.text);
+    }
+  }
+  return parts.length > 0 ? parts.join('\n') : undefined;
+}

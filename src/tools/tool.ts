@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { UsageError } from '../errors/groundswell-error.js';
+
+/** What a tool's `execute` receives besides its validated input. */
+export interface ToolContext {
+  /** The agent's `env` for this call only (process.env is never touched). */
+  readonly env: Readonly<Record<string, string>>;
+  /** Aborts when the workflow running the agent is cancelled. */
+  readonly signal: AbortSignal | undefined;
+  readonly agentName: string;
+  readonly toolUseId: string;
+}
+
+/** A local tool: the model sees name, description and the JSON schema of `input`. */
+export interface Tool<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: S;
+  /** The return value is sent to the model (strings as is, anything else as JSON). A throw becomes an `is_error` result. */
+  execute(input: z.output<S>, context: ToolContext): unknown;
+}
+
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Declares a tool with its input type inferred from the zod schema. */
+export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
+  validateTool(tool);
+  return Object.freeze({ ...tool });
+}
+
+export function validateTool(tool: unknown): asserts tool is Tool {
+  const t = tool as Partial<Tool> | null;
+  if (typeof t !== 'object' || t === null) throw new UsageError('A tool must be an object with name, description, input and execute.');
+  if (typeof t.name !== 'string' || !TOOL_NAME.test(t.name)) {
+    throw new UsageError(`Tool name ${JSON.stringify(t.name)} must match ${TOOL_NAME} (the API's rule for tool names).`);
+  }
+  if (typeof t.description !== 'string') throw new UsageError(`Tool "${t.name}" needs a description string.`);
+  if (typeof (t.input as { safeParse?: unknown } | undefined)?.safeParse !== 'function') {
+    throw new UsageError(`Tool "${t.name}" needs a zod schema as \`input\`.`);
+  }
+  if (typeof t.execute !== 'function') throw new UsageError(`Tool "${t.name}" needs an execute function.`);
+}

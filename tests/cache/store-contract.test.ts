@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from 'groundswell';
+import type { Cache } from '../../src/cache/cache.js';
+import { cacheKeyPrefix } from '../../src/cache/cache-key.js';
+import { FileCacheStore } from '../../src/cache/file-store.js';
+import { LruCacheStore } from '../../src/cache/lru-store.js';
+import { FakeClock } from '../support/fake-clock.js';
+import { response, tempDirs } from './store-helpers.js';
+
+interface StoreSetup {
+  dir: string;
+  clock: FakeClock;
+  ttlMs?: number;
+}
+
+const factories: Array<[string, (setup: StoreSetup) => Cache]> = [
+  ['LruCacheStore', ({ clock, ttlMs }) => new LruCacheStore({ clock, ttlMs })],
+  ['FileCacheStore', ({ dir, clock, ttlMs }) => new FileCacheStore({ dir, clock, ttlMs })],
+];
+
+describe.each(factories)('%s (Cache contract)', (_name, create) => {
+  const newDir = tempDirs();
+
+  async function fresh(options: { ttlMs?: number } = {}): Promise<{ store: Cache; clock: FakeClock }> {
+    const clock = new FakeClock();
+    return { store: create({ dir: await newDir(), clock, ...options }), clock };
+  }
+
+  it('misses an unknown key, hits after set, and overwrite replaces the value', async () => {
+    const { store } = await fresh();
+    expect(await store.get('gs:a')).toBeUndefined();
+    await store.set('gs:a', response({ answer: 1 }));
+    expect(await store.get('gs:a')).toEqual(response({ answer: 1 }));
+    await store.set('gs:a', response({ answer: 2 }, 2));
+    expect(await store.get('gs:a')).toEqual(response({ answer: 2 }, 2));
+    expect(await store.get('gs:b')).toBeUndefined();
+  });
+
+  it('stores a JSON copy: nested data round-trips, and neither side can mutate the other', async () => {
+    const { store } = await fresh();
+    const value = { text: 'naïve ☃ "quoted"\n', list: [1, 2.5, null, true, { deep: ['x'] }], empty: {} };
+    const original = response(value);
+    await store.set('gs:json', original);
+    value.list.push(99);
+    const first = await store.get('gs:json');
+    expect(first).toEqual(response({ text: 'naïve ☃ "quoted"\n', list: [1, 2.5, null, true, { deep: ['x'] }], empty: {} }));
+    expect(first).not.toBe(original);
+    (first?.value as { text: string }).text = 'changed';
+    expect(((await store.get('gs:json'))?.value as { text: string }).text).toBe('naïve ☃ "quoted"\n');
+  });
+
+  it('refuses a response that is not JSON data, storing nothing', async () => {
+    const { store } = await fresh();
+    await expect(store.set('gs:bad', response({ big: 1n }))).rejects.toBeInstanceOf(UsageError);
+    expect(await store.get('gs:bad')).toBeUndefined();
+    expect(store.metrics()).toMatchObject({ sets: 0, size: 0 });
+  });
+
+  it('bust removes one entry and reports whether there was one', async () => {
+    const { store } = await fresh();
+    await store.set('gs:a', response('a'));
+    await store.set('gs:b', response('b'));
+    expect(await store.bust('gs:a')).toBe(true);
+    expect(await store.bust('gs:a')).toBe(false);
+    expect(await store.bust('gs:never')).toBe(false);
+    expect(await store.get('gs:a')).toBeUndefined();
+    expect((await store.get('gs:b'))?.value).toBe('b');
+  });
+
+  it('bustPrefix removes exactly the keys starting with the prefix', async () => {
+    const { store } = await fresh();
+    await store.set('researcher:1', response(1));
+    await store.set('researcher:2', response(2));
+    await store.set('researcher-two:1', response(3));
+    await store.set('writer:1', response(4));
+    expect(await store.bustPrefix(cacheKeyPrefix('researcher'))).toBe(2);
+    expect(await store.get('researcher:1')).toBeUndefined();
+    expect(await store.get('researcher:2')).toBeUndefined();
+    expect((await store.get('researcher-two:1'))?.value).toBe(3);
+    expect((await store.get('writer:1'))?.value).toBe(4);
+    expect(await store.bustPrefix('nobody:')).toBe(0);
+    expect(store.metrics()).toMatchObject({ busts: 2, size: 2 });
+  });
+
+  it('expires entries after the default ttl, by the injected clock', async () => {
+    const { store, clock } = await fresh({ ttlMs: 1000 });
+    await store.set('gs:t', response('t'));
+    clock.advance(1000);
+    expect((await store.get('gs:t'))?.value).toBe('t');
+    clock.advance(1);
+    expect(await store.get('gs:t')).toBeUndefined();
+    expect(store.metrics()).toMatchObject({ hits: 1, misses: 1, evictions: 1, size: 0 });
+  });
+
+  it('a per-entry ttl overrides the default, and entries without any ttl never expire', async () => {
+    const { store, clock } = await fresh();
+    await store.set('gs:short', response('short'), { ttlMs: 50 });
+    await store.set('gs:forever', response('forever'));
+    clock.advance(51);
+    expect(await store.get('gs:short')).toBeUndefined();
+    clock.advance(10_000_000);
+    expect((await store.get('gs:forever'))?.value).toBe('forever');
+  });
+
+  it('an expired entry cannot be busted, and is gone from size', async () => {
+    const { store, clock } = await fresh({ ttlMs: 10 });
+    await store.set('gs:old', response('old'));
+    await store.set('gs:older', response('older'));
+    clock.advance(11);
+    expect(await store.bust('gs:old')).toBe(false);
+    expect(await store.bustPrefix('gs:')).toBe(0);
+    expect(store.metrics()).toMatchObject({ busts: 0, evictions: 2, size: 0 });
+  });
+
+  it('rejects a ttl that is not a positive whole number', async () => {
+    const { store } = await fresh();
+    for (const ttlMs of [0, -5, 1.5, Number.NaN]) {
+      await expect(store.set('gs:x', response('x'), { ttlMs })).rejects.toBeInstanceOf(UsageError);
+    }
+  });
+
+  it('counts hits, misses, sets, busts, evictions and size', async () => {
+    const { store, clock } = await fresh();
+    expect(store.metrics()).toEqual({ hits: 0, misses: 0, sets: 0, busts: 0, evictions: 0, size: 0 });
+    await store.set('gs:a', response('a'));
+    await store.set('gs:a', response('a2'));
+    await store.set('gs:b', response('b'), { ttlMs: 5 });
+    await store.set('gs:c', response('c'));
+    await store.get('gs:a');
+    await store.get('gs:a');
+    await store.get('gs:zzz');
+    await store.bust('gs:c');
+    clock.advance(6);
+    await store.get('gs:b');
+    expect(store.metrics()).toEqual({ hits: 2, misses: 2, sets: 4, busts: 1, evictions: 1, size: 1 });
+  });
+
+  it('returns a snapshot from metrics(), not a live view', async () => {
+    const { store } = await fresh();
+    const before = store.metrics();
+    await store.set('gs:a', response('a'));
+    expect(before.sets).toBe(0);
+    expect(store.metrics().sets).toBe(1);
+  });
+});
