@@ -9,6 +9,7 @@ export default defineConfig({
   platform: 'node',
   sourcemap: true,
   clean: true,
-  splitting: false,
+  // Shared chunks: groundswell/testing must use the same error classes as groundswell.
+  splitting: true,
   treeshake: true,
 });

@@ -38,6 +38,28 @@ export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';
 export type { Tool, ToolContext } from './tools/tool.js';
 export type { Cache, CachedResponse, CacheMetrics, CacheSetOptions } from './cache/cache.js';
+export { LruCacheStore } from './cache/lru-store.js';
+export type { LruCacheStoreOptions } from './cache/lru-store.js';
+export { FileCacheStore } from './cache/file-store.js';
+export type { FileCacheStoreOptions } from './cache/file-store.js';
+export { CacheStoreError } from './cache/cache-store-error.js';
+export { cacheKey, cacheKeyPrefix } from './cache/cache-key.js';
+export type { CacheKeyInput } from './cache/cache-key.js';
+export { schemaHash } from './cache/schema-hash.js';
+export { canonicalJson } from './cache/canonical-json.js';
+
+export { MCP_SERVER_NAME, mcpIdentity, validateMcpConfig } from './mcp/mcp-config.js';
+export type {
+  InProcessMcpServerConfig,
+  McpIdentity,
+  McpServerConfig,
+  McpToolIdentity,
+  StdioMcpServerConfig,
+} from './mcp/mcp-config.js';
+export { connectMcp, MCP_ENV_META_KEY } from './mcp/mcp-connection.js';
+export type { ConnectMcpOptions, McpConnection, McpToolDescriptor } from './mcp/mcp-connection.js';
+export { McpConnectionError } from './mcp/mcp-connection-error.js';
+export type { McpToolResult } from './mcp/mcp-tool-result.js';
 
 export { WorkflowTreeDebugger } from './debugger/tree-debugger.js';
 export { usageRollup } from './debugger/usage-rollup.js';

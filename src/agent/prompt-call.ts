@@ -54,6 +54,8 @@ export interface PromptCall<T> {
 
 export interface PromptOutcome<T> {
   readonly value: T;
+  /** The answer as JSON data, before the schema parsed it (what the cache stores). */
+  readonly answerData: unknown;
   readonly usage: TokenUsage;
   readonly turns: number;
   readonly stopReason: string | null;

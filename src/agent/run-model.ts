@@ -71,11 +71,20 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     messages.push({ role: 'assistant', content: response.content });
 
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    const answer = toolMode ? toolUses.find((block) => block.name === ANSWER_TOOL) : undefined;
-    if (answer !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
-      const raw = toolMode ? answer?.input : textOf(response.content);
-      const value = parseAnswer(raw, call.prompt.responseFormat, call.agentName, !toolMode);
-      return { value, usage, turns: turn, stopReason: response.stop_reason, model: response.model, cached: false, toolCalls };
+    const answerCall = toolMode ? toolUses.find((block) => block.name === ANSWER_TOOL) : undefined;
+    if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
+      const raw = toolMode ? answerCall?.input : textOf(response.content);
+      const answer = parseAnswer(raw, call.prompt.responseFormat, call.agentName, !toolMode);
+      return {
+        value: answer.value,
+        answerData: answer.data,
+        usage,
+        turns: turn,
+        stopReason: response.stop_reason,
+        model: response.model,
+        cached: false,
+        toolCalls,
+      };
     }
     const results: ToolResultBlockParam[] = [];
     for (const toolUse of toolUses) {

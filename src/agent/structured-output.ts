@@ -29,8 +29,14 @@ export function answerTool(schema: z.ZodType): ApiTool {
   };
 }
 
+/** The answer as the model gave it (JSON data) and as the schema parsed it. */
+export interface ParsedAnswer<T> {
+  readonly data: unknown;
+  readonly value: T;
+}
+
 /** Parses JSON text (native mode) or takes a tool input (tool mode), then validates it. */
-export function parseAnswer<T>(raw: unknown, schema: z.ZodType<T>, agentName: string, fromText: boolean): T {
+export function parseAnswer<T>(raw: unknown, schema: z.ZodType<T>, agentName: string, fromText: boolean): ParsedAnswer<T> {
   let candidate = raw;
   if (fromText) {
     if (typeof raw !== 'string' || raw.trim() === '') {
@@ -50,7 +56,7 @@ export function parseAnswer<T>(raw: unknown, schema: z.ZodType<T>, agentName: st
     }
   }
   const result = schema.safeParse(candidate);
-  if (result.success) return result.data;
+  if (result.success) return { data: candidate, value: result.data };
   const issues: OutputIssue[] = result.error.issues.map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.message,

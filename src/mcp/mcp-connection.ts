@@ -47,7 +47,10 @@ export interface ConnectMcpOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Aborts connecting; once connected, aborting closes the connection. */
   readonly signal?: AbortSignal;
-  /** The client name announced to the server (default "groundswell"). */
+  /**
+   * The client name announced to the server (default "groundswell"). Overlapping connections to
+   * one in-process server share a client, which keeps the name of the first.
+   */
   readonly clientName?: string;
 }
 
@@ -76,6 +79,8 @@ export async function connectMcp(config: McpServerConfig, options: ConnectMcpOpt
   try {
     signal?.throwIfAborted();
     tools = await listTools(config.name, link.client, signal);
+    // Checked again so an abort during the listing cannot slip past the connection's abort listener.
+    signal?.throwIfAborted();
   } catch (error) {
     await link.release();
     if (signal?.aborted) throw signal.reason;
@@ -97,10 +102,7 @@ async function listTools(server: string, client: Client, signal: AbortSignal | u
     listed.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor !== undefined);
-  const qualified = qualifyMcpToolNames(
-    server,
-    listed.map((t) => t.name),
-  );
+  const qualified = qualifyMcpToolNames(server, listed.map((t) => t.name));
   return listed.map((t) =>
     Object.freeze({
       server,
@@ -162,10 +164,10 @@ class LinkedMcpConnection implements McpConnection {
     } catch (error) {
       this.throwIfAborted(signal);
       const failure = this.link.failure();
-      // A dead server will not come back; releasing now reaps the child without waiting for close().
-      if (failure !== undefined) void this.close();
       if (failure !== undefined) {
-        // The server's last stderr lines usually say why it died; a healthy server's logs are noise.
+        // A dead server will not come back; releasing now reaps the child without waiting for close().
+        void this.close();
+        // Its last stderr lines usually say why it died (a healthy server's logs would be noise).
         return mcpErrorResult(`MCP server "${this.server}" failed: ${failure}${this.link.diagnostics()}`, error);
       }
       const detail = this.closing ? 'the connection was closed during the call' : errorMessage(error);

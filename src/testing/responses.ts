@@ -78,7 +78,10 @@ export function json(value: unknown, opts: ResponseOptions = {}): MessageStep {
 }
 
 /** A text reply that is not valid JSON, for exercising structured-output failure handling. */
-export function malformedJson(value = '{"answer": 42, "reason": "the model stopped mid-', opts: ResponseOptions = {}): MessageStep {
+export function malformedJson(
+  value = '{"answer": 42, "reason": "the model stopped mid-',
+  opts: ResponseOptions = {},
+): MessageStep {
   return messageStep(`malformedJson(${preview(value)})`, [{ type: 'text', text: value }], opts);
 }
 

@@ -20,7 +20,10 @@ export type ScriptedClientOptions = Omit<
 /** The `fetch` signature the SDK calls (`(url, init)`, always unbound). */
 export type ScriptedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-type Decision = { readonly step: ScriptStep; readonly number: number } | { readonly failure: string; readonly cause?: unknown };
+// `number` is the 1-based script position (or request number, for a responder) used in messages.
+type Decision =
+  | { readonly step: ScriptStep; readonly number: number }
+  | { readonly failure: string; readonly cause?: unknown };
 
 /**
  * A model that answers the real Anthropic SDK client from a script, in place of the network.

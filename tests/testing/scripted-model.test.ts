@@ -75,7 +75,10 @@ describe('ScriptedModel: replies through the real SDK client', () => {
       diagnostics: null,
       usage: {
         ...DEFAULT_USAGE,
-        cache_creation: { ephemeral_5m_input_tokens: DEFAULT_USAGE.cache_creation_input_tokens, ephemeral_1h_input_tokens: 0 },
+        cache_creation: {
+          ephemeral_5m_input_tokens: DEFAULT_USAGE.cache_creation_input_tokens,
+          ephemeral_1h_input_tokens: 0,
+        },
         inference_geo: null,
         output_tokens_details: null,
         server_tool_use: null,
@@ -122,7 +125,10 @@ describe('ScriptedModel: replies through the real SDK client', () => {
     );
     expect(JSON.parse(textOf(plain))).toEqual({ answer: 4, reason: 'arithmetic' });
 
-    const parsed = await client.messages.parse({ ...ask('And 2+3?'), output_config: { format: zodOutputFormat(Answer) } });
+    const parsed = await client.messages.parse({
+      ...ask('And 2+3?'),
+      output_config: { format: zodOutputFormat(Answer) },
+    });
     expect(parsed.parsed_output).toEqual({ answer: 5, reason: 'again' });
     expect(model.requests[1]?.body.output_config).toMatchObject({ format: { type: 'json_schema' } });
     model.assertComplete();
@@ -148,7 +154,13 @@ describe('ScriptedModel: replies through the real SDK client', () => {
     const first = await client.messages.create(ask('Weather in Paris?', { tools: [weatherTool] }));
     expect(first.stop_reason).toBe('tool_use');
     expect(first.content).toEqual([
-      { type: 'tool_use', id: 'toolu_scripted_0001_1', name: 'get_weather', input: { city: 'Paris' }, caller: { type: 'direct' } },
+      {
+        type: 'tool_use',
+        id: 'toolu_scripted_0001_1',
+        name: 'get_weather',
+        input: { city: 'Paris' },
+        caller: { type: 'direct' },
+      },
     ]);
 
     const second = await client.messages.create(ask('Weather in Rome?', { tools: [weatherTool] }));
@@ -158,7 +170,10 @@ describe('ScriptedModel: replies through the real SDK client', () => {
     ]);
 
     const third = await client.messages.create(ask('Oslo weather and time?', { tools: [weatherTool] }));
-    expect(third.content.map((block) => (block.type === 'tool_use' ? [block.id, block.name, block.input] : block.type))).toEqual([
+    const calls = third.content.map((block) =>
+      block.type === 'tool_use' ? [block.id, block.name, block.input] : block.type,
+    );
+    expect(calls).toEqual([
       ['toolu_scripted_0003_1', 'get_weather', { city: 'Oslo' }],
       ['toolu_time', 'get_time', { zone: 'CET' }],
     ]);
@@ -221,7 +236,7 @@ describe('ScriptedModel: SSE streams', () => {
       () =>
         message({
           content: [
-            { type: 'thinking', thinking: 'Consider the question carefully before answering it.', signature: 'sig-abc' },
+            { type: 'thinking', thinking: 'Consider the question carefully before answering.', signature: 'sig-abc' },
             { type: 'text', text: 'Answer.' },
           ],
           usage: { output_tokens: 77, cache_read_input_tokens: 50 },
@@ -271,7 +286,8 @@ describe('ScriptedModel: SSE streams', () => {
   });
 
   it('streams tool input as input_json_delta chunks that the SDK reassembles', async () => {
-    const model = new ScriptedModel([stream(toolUse('get_weather', { city: 'Lisbon', units: 'metric' }), { chunkSize: 4 })]);
+    const call = toolUse('get_weather', { city: 'Lisbon', units: 'metric' });
+    const model = new ScriptedModel([stream(call, { chunkSize: 4 })]);
     const messageStream = model.client().messages.stream(ask('Weather?', { tools: [weatherTool] }));
     const partials: string[] = [];
     messageStream.on('inputJson', (partial) => partials.push(partial));
@@ -279,7 +295,11 @@ describe('ScriptedModel: SSE streams', () => {
 
     expect(partials.length).toBeGreaterThan(3);
     expect(partials.join('')).toBe(JSON.stringify({ city: 'Lisbon', units: 'metric' }));
-    expect(final.content[0]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Lisbon', units: 'metric' } });
+    expect(final.content[0]).toMatchObject({
+      type: 'tool_use',
+      name: 'get_weather',
+      input: { city: 'Lisbon', units: 'metric' },
+    });
     expect(final.stop_reason).toBe('tool_use');
   });
 
@@ -297,7 +317,9 @@ describe('ScriptedModel: SSE streams', () => {
     const error = await rejectionOf(model.client().messages.create(ask('Hi')));
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(model.requests).toHaveLength(1);
-    expect(completionError(model).failures[0]).toMatch(/request #1 did not ask for a stream, but script step #1 is stream\(text/);
+    expect(completionError(model).failures[0]).toMatch(
+      /request #1 did not ask for a stream, but script step #1 is stream\(text/,
+    );
   });
 
   it('interruptWith ends the stream with an error event the SDK raises', async () => {

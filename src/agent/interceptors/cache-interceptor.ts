@@ -20,6 +20,7 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
       call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key });
       return {
         value: checked.data,
+        answerData: stored.value,
         usage: { ...ZERO_USAGE },
         turns: 0,
         stopReason: stored.stopReason,
@@ -32,8 +33,9 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   }
   call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, key, reason: stored === undefined ? 'absent' : 'invalid' });
   const outcome = await next(call);
+  // The raw answer, not the parsed value: a hit parses it again, so transforms run exactly once.
   await cache.set(key, {
-    value: outcome.value,
+    value: outcome.answerData,
     model: outcome.model,
     stopReason: outcome.stopReason,
     usage: outcome.usage,

@@ -1,0 +1,135 @@
+/**
+ * Example 7: loops calling several agents, watched live.
+ *
+ * - a classifier agent called in a loop over support tickets, one step per ticket
+ * - `enableCache: true`: the repeated ticket is answered from the cache (no model call, no tokens)
+ * - a summariser agent that calls a local tool for each label, then answers
+ * - a root observer printing agentPromptStart/End, toolInvocation and cacheHit/cacheMiss live
+ * - the tree, getStats() (usage totals for the whole run) and the log string
+ *
+ * Offline by default (a scripted model); with ANTHROPIC_API_KEY set it calls the real API.
+ * Run: npx tsx examples/07-loops-and-observability.ts
+ */
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, defineTool, WorkflowTreeDebugger, type WorkflowEvent } from 'groundswell';
+import { json, toolUse, type ScriptStep } from 'groundswell/testing';
+import { assertScriptsComplete, exampleClient, promptData, tokens, toolResults } from './support/model.js';
+
+const TICKETS = [
+  'The app crashes when I log in.',
+  'Please add a dark mode.',
+  'I was charged twice this month.',
+  'The app crashes when I log in.', // the same ticket again: a cache hit
+];
+
+const OWNERS: Record<string, string> = { bug: 'mobile team', feature: 'product', billing: 'finance' };
+
+// Offline answers keyed on the request: the classifier by ticket text, the summariser by turn.
+const CLASSES: Record<string, { label: 'bug' | 'feature' | 'billing'; urgency: number }> = {
+  'The app crashes when I log in.': { label: 'bug', urgency: 5 },
+  'Please add a dark mode.': { label: 'feature', urgency: 2 },
+  'I was charged twice this month.': { label: 'billing', urgency: 4 },
+};
+const client = exampleClient((request): ScriptStep => {
+  const data = promptData(request);
+  if (typeof data.ticket === 'string') return json(CLASSES[data.ticket], tokens(95, 12));
+  const results = toolResults(request);
+  if (results.length === 0) {
+    const labels = [...new Set((data.tickets as { label: string }[]).map((t) => t.label))];
+    return toolUse(labels.map((label) => ({ name: 'find_owner', input: { label } })), tokens(240, 60));
+  }
+  return json(
+    {
+      headline: 'Login crash is the top priority',
+      actions: ['mobile team: fix the login crash', 'finance: refund the double charge', 'product: consider dark mode'],
+    },
+    tokens(330, 48),
+  );
+});
+
+const classifier = createAgent({
+  name: 'classifier',
+  system: 'You triage support tickets.',
+  model: 'claude-haiku-4-5',
+  enableCache: true,
+  client,
+});
+
+const findOwner = defineTool({
+  name: 'find_owner',
+  description: 'The team that owns tickets with this label.',
+  input: z.object({ label: z.enum(['bug', 'feature', 'billing']) }),
+  execute: ({ label }) => OWNERS[label] ?? 'unassigned',
+});
+const summariser = createAgent({
+  name: 'summariser',
+  system: 'You write short action lists for support leads. Find each label owner with find_owner.',
+  tools: [findOwner],
+  client,
+});
+
+const classify = createPrompt({
+  name: 'classify',
+  user: 'Classify this support ticket and rate its urgency from 1 to 5.',
+  responseFormat: z.object({ label: z.enum(['bug', 'feature', 'billing']), urgency: z.number().int().min(1).max(5) }),
+});
+const summarise = createPrompt({
+  name: 'summarise',
+  user: 'Summarise these classified tickets as a headline and one action per owner.',
+  responseFormat: z.object({ headline: z.string(), actions: z.array(z.string()).min(1) }),
+});
+
+const triage = createWorkflow({ name: 'Triage' }, async (ctx) => {
+  const classified: { ticket: string; label: string; urgency: number }[] = [];
+  for (const [i, ticket] of TICKETS.entries()) {
+    const answer = await ctx.step(`ticket ${i + 1}`, () => classifier.prompt(classify.withData({ ticket })));
+    ctx.logger.info(`ticket ${i + 1}: ${answer.label}`, { urgency: answer.urgency });
+    classified.push({ ticket, ...answer });
+  }
+  const summary = await ctx.step('summary', () => summariser.prompt(summarise.withData({ tickets: classified })));
+  ctx.logger.info(summary.headline, { actions: summary.actions });
+  return summary;
+});
+
+/** One line for the agent events; null for the rest. */
+function describe(event: WorkflowEvent): string | null {
+  switch (event.type) {
+    case 'agentPromptStart':
+      return `▶ ${event.agentName} asks ${event.model}`;
+    case 'agentPromptEnd': {
+      const source = event.cached ? 'from cache' : `${event.turns} turn(s), ${event.usage.inputTokens} in / ${event.usage.outputTokens} out tok`;
+      return `■ ${event.agentName} ${event.status}: ${source}`;
+    }
+    case 'toolInvocation':
+      return `  tool ${event.toolName}(${JSON.stringify(event.input)}) → ${event.output}`;
+    case 'cacheHit':
+      return `  cache hit  key …${event.key.slice(-10)}`;
+    case 'cacheMiss':
+      return `  cache miss key …${event.key.slice(-10)} (${event.reason})`;
+    default:
+      return null;
+  }
+}
+
+triage.addObserver({
+  onEvent: (event) => {
+    const line = describe(event);
+    if (line !== null) console.log(`  event ${line}`);
+  },
+});
+
+console.log('== events as they arrive ==');
+const summary = await triage.run();
+console.log(`\nheadline: ${summary.headline}`);
+for (const action of summary.actions) console.log(`- ${action}`);
+
+const debug = new WorkflowTreeDebugger(triage);
+console.log('\n== tree ==');
+console.log(debug.toTreeString());
+const stats = debug.getStats();
+console.log('\n== stats ==');
+console.log(`nodes by kind: ${JSON.stringify(stats.byKind)}`);
+console.log(`usage: ${JSON.stringify(stats.usage)}`);
+console.log('\n== logs ==');
+console.log(debug.toLogString());
+assertScriptsComplete();
