@@ -40,7 +40,13 @@ const pricing = {
 };
 
 const writer = createAgent({ name: 'writer', system: 'You write product copy. Be concise.', client, pricing });
-const reviewer = createAgent({ name: 'reviewer', system: 'You are a cautious release manager.', model: FAST_MODEL, client, pricing });
+const reviewer = createAgent({
+  name: 'reviewer',
+  system: 'You are a cautious release manager.',
+  model: FAST_MODEL,
+  client,
+  pricing,
+});
 
 const featuresPrompt = createPrompt({
   name: 'extract features',

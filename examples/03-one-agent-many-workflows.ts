@@ -46,7 +46,8 @@ const client = exampleClient((request) => {
   const forecast = JSON.parse(result.content) as { city: string; high: number; unit: string; rain: boolean };
   const warm = forecast.unit === 'F' ? forecast.high >= 68 : forecast.high >= 20;
   const pack = [warm ? 'sunglasses' : 'warm jacket', ...(forecast.rain ? ['umbrella'] : [])];
-  return json({ city: forecast.city, forecast: `${forecast.high}°${forecast.unit}${forecast.rain ? ', rain' : ''}`, pack }, tokens(290, 40));
+  const summary = `${forecast.high}°${forecast.unit}${forecast.rain ? ', rain' : ''}`;
+  return json({ city: forecast.city, forecast: summary, pack }, tokens(290, 40));
 });
 
 // The one shared agent.
@@ -67,7 +68,8 @@ const packingPrompt = createPrompt({
 function trip(city: string, env?: Record<string, string>) {
   return createWorkflow({ name: `Trip to ${city}` }, async (ctx) => {
     // execute() is prompt() plus what this call took: turns, tool calls, usage, duration.
-    const result = await ctx.step('ask packer', () => packer.execute(packingPrompt.withData({ city }), env ? { env } : undefined));
+    const prompt = packingPrompt.withData({ city });
+    const result = await ctx.step('ask packer', () => packer.execute(prompt, env ? { env } : undefined));
     ctx.logger.info('packing list ready', { pack: result.value.pack });
     return result;
   });

@@ -97,8 +97,9 @@ function describe(event: WorkflowEvent): string | null {
     case 'agentPromptStart':
       return `▶ ${event.agentName} asks ${event.model}`;
     case 'agentPromptEnd': {
-      const source = event.cached ? 'from cache' : `${event.turns} turn(s), ${event.usage.inputTokens} in / ${event.usage.outputTokens} out tok`;
-      return `■ ${event.agentName} ${event.status}: ${source}`;
+      if (event.cached) return `■ ${event.agentName} ${event.status}: from cache`;
+      const { inputTokens, outputTokens } = event.usage;
+      return `■ ${event.agentName} ${event.status}: ${event.turns} turn(s), ${inputTokens} in / ${outputTokens} out tok`;
     }
     case 'toolInvocation':
       return `  tool ${event.toolName}(${JSON.stringify(event.input)}) → ${event.output}`;

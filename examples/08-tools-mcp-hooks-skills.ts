@@ -15,7 +15,15 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, defineTool, WorkflowTreeDebugger, type AgentHooks, type Skill } from 'groundswell';
+import {
+  createAgent,
+  createPrompt,
+  createWorkflow,
+  defineTool,
+  WorkflowTreeDebugger,
+  type AgentHooks,
+  type Skill,
+} from 'groundswell';
 import { json, toolUse } from 'groundswell/testing';
 import { assertScriptsComplete, exampleClient, tokens } from './support/model.js';
 
@@ -30,7 +38,16 @@ const client = exampleClient([
     ],
     { text: 'Stock is low: getting a quote, and removing the obsolete SKU-41.', ...tokens(520, 70) },
   ),
-  json({ sku: 'SKU-42', action: 'reorder', units: 50, quote: '50 x SKU-42 at $3.10, ships in 2 days', notes: 'SKU-41 was not deleted: needs a human.' }, tokens(690, 64)),
+  json(
+    {
+      sku: 'SKU-42',
+      action: 'reorder',
+      units: 50,
+      quote: '50 x SKU-42 at $3.10, ships in 2 days',
+      notes: 'SKU-41 was not deleted: that needs a human.',
+    },
+    tokens(690, 64),
+  ),
 ]);
 
 const checkStock = defineTool({
@@ -52,7 +69,10 @@ const deleteSku = defineTool({
 const suppliers = new McpServer({ name: 'suppliers', version: '1.0.0' });
 suppliers.registerTool(
   'quote_restock',
-  { description: 'Price and lead time for reordering units of a SKU.', inputSchema: { sku: z.string(), units: z.number().int().min(1) } },
+  {
+    description: 'Price and lead time for reordering units of a SKU.',
+    inputSchema: { sku: z.string(), units: z.number().int().min(1) },
+  },
   ({ sku, units }) => ({ content: [{ type: 'text', text: `${units} x ${sku} at $3.10, ships in 2 days` }] }),
 );
 
@@ -109,6 +129,7 @@ for (const call of toolCalls) {
   const outcome = call.blockedReason !== undefined ? `blocked: ${call.blockedReason}` : call.output;
   console.log(`  [${call.kind}] ${call.name} ${JSON.stringify(call.input)} → ${outcome}`);
 }
+console.log(`process.env.WAREHOUSE after the run: ${String(process.env.WAREHOUSE)} (env went to the tool only)`);
 
 console.log('\n== tree ==');
 console.log(new WorkflowTreeDebugger(workflow).toTreeString());

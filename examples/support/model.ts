@@ -60,9 +60,9 @@ export interface SentToolResult {
 export function toolResults(request: RecordedRequest): SentToolResult[] {
   const last = request.body.messages?.at(-1);
   if (last === undefined || last.role !== 'user' || typeof last.content === 'string') return [];
-  return last.content.flatMap((block) =>
-    block.type === 'tool_result'
-      ? [{ toolUseId: block.tool_use_id, content: typeof block.content === 'string' ? block.content : '', isError: block.is_error === true }]
-      : [],
-  );
+  return last.content.flatMap((block) => {
+    if (block.type !== 'tool_result') return [];
+    const content = typeof block.content === 'string' ? block.content : '';
+    return [{ toolUseId: block.tool_use_id, content, isError: block.is_error === true }];
+  });
 }

@@ -53,9 +53,28 @@ function describeNode(node: WorkflowNode, usage: TokenUsage | undefined): string
   if (node.duration !== undefined) line += ` ${formatDuration(node.duration)}`;
   if (usage !== undefined && totalTokens(usage) > 0) line += ` · ${formatUsage(usage)}`;
   if (node.status === 'running') line += ' (running)';
+  const notes = notesOf(node);
+  if (notes !== '') line += ` ${notes}`;
   const failure = lastError(node);
   if (failure !== undefined) line += ` — ${failure}`;
   return line;
+}
+
+/** Short markers for what a user debugging the node wants to see at a glance. */
+function notesOf(node: WorkflowNode): string {
+  let apiErrors = 0;
+  let cache = '';
+  let attempts = 0;
+  for (const event of node.events) {
+    if (event.type === 'apiError') apiErrors += 1;
+    else if (event.type === 'cacheHit') cache = '(cache hit)';
+    else if (event.type === 'stepEnd') attempts = event.attempts;
+  }
+  const notes: string[] = [];
+  if (cache) notes.push(cache);
+  if (attempts > 1) notes.push(`(${attempts} attempts)`);
+  if (apiErrors > 0) notes.push(`(${apiErrors} API error${apiErrors > 1 ? 's' : ''} retried or failed)`);
+  return notes.join(' ');
 }
 
 function lastError(node: WorkflowNode): string | undefined {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   createWorkflow,
   defineTool,
+  type Tool,
   type Workflow,
   type WorkflowContext,
   type WorkflowNode,
@@ -20,22 +21,33 @@ import { FakeClock } from './fake-clock.js';
 export const Answer = z.object({ answer: z.string() });
 export type Answer = z.output<typeof Answer>;
 
-/** A tool that adds two numbers; `calls` records every input it ran with. */
-export function adder(): { tool: ReturnType<typeof defineAdd>; calls: Array<{ a: number; b: number }> } {
-  const calls: Array<{ a: number; b: number }> = [];
-  return { tool: defineAdd(calls), calls };
-}
+export const AddInput = z.object({ a: z.number(), b: z.number() });
 
-function defineAdd(calls: Array<{ a: number; b: number }>) {
-  return defineTool({
+/** A tool that adds two numbers; `calls` records every input it ran with. */
+export function adder(): { tool: Tool<typeof AddInput>; calls: Array<z.output<typeof AddInput>> } {
+  const calls: Array<z.output<typeof AddInput>> = [];
+  const tool = defineTool({
     name: 'add',
     description: 'Adds two numbers.',
-    input: z.object({ a: z.number(), b: z.number() }),
+    input: AddInput,
     execute: (input) => {
       calls.push(input);
       return input.a + input.b;
     },
   });
+  return { tool, calls };
+}
+
+/** Every node of a subtree that is still running (none should be, once a call has settled). */
+export function runningNodes(root: WorkflowNode): string[] {
+  const out: string[] = [];
+  const stack: WorkflowNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as WorkflowNode;
+    if (node.status === 'running') out.push(`${node.kind}:${node.name}`);
+    stack.push(...node.children);
+  }
+  return out;
 }
 
 /** The messages a recorded Messages API request carried. */
@@ -77,15 +89,16 @@ export interface StepRun<R> {
 }
 
 /**
- * A functional workflow with a fake clock and a recorder whose one step `stepName` runs `body`.
- * Resolves once the run settled (never rejects); `outcome` says how it ended.
+ * A functional workflow (fake clock, recorder attached) whose one step `stepName` runs `body`.
+ * Resolves once the run settled (it never rejects); `outcome` says how it ended.
  */
 export async function runInStep<R>(
-  body: (ctx: WorkflowContext, clock: FakeClock) => Promise<R>,
-  stepName = 'ask',
+  body: (ctx: WorkflowContext) => Promise<R>,
+  options: { stepName?: string; clock?: FakeClock } = {},
 ): Promise<StepRun<R> & { outcome: { ok: true; value: R } | { ok: false; error: unknown } }> {
-  const clock = new FakeClock();
-  const workflow = createWorkflow<R>({ name: 'flow', clock }, (ctx) => ctx.step(stepName, () => body(ctx, clock)));
+  const stepName = options.stepName ?? 'ask';
+  const clock = options.clock ?? new FakeClock();
+  const workflow = createWorkflow<R>({ name: 'flow', clock }, (ctx) => ctx.step(stepName, () => body(ctx)));
   const recording = record(workflow);
   let outcome: { ok: true; value: R } | { ok: false; error: unknown };
   try {
@@ -96,6 +109,12 @@ export async function runInStep<R>(
   const step = workflow.node.children.find((child) => child.name === stepName);
   if (step === undefined) throw new Error(`expected a step node "${stepName}"`);
   return { workflow, recording, clock, step, outcome };
+}
+
+/** The error of a run that was expected to fail. */
+export function failed<R>(outcome: { ok: true; value: R } | { ok: false; error: unknown }): unknown {
+  if (outcome.ok) throw new Error(`expected the run to fail, it resolved to ${JSON.stringify(outcome.value)}`);
+  return outcome.error;
 }
 
 /** The only child of `parent` of this kind (fails loudly when missing or ambiguous). */
