@@ -2,7 +2,8 @@
  * Example 8: an agent with tools, an MCP server, hooks and a skill.
  *
  * - local tools declared with defineTool and a zod input schema (the input is validated)
- * - `env` on the agent reaching a tool for that call only (process.env is never touched)
+ * - `env` on the agent reaching a local tool and the MCP server for that call only (process.env is
+ *   never touched)
  * - an in-process MCP server (the official SDK's McpServer) whose tool the model sees as
  *   `mcp__<server>__<tool>`
  * - hooks: sessionStart, preToolUse (refusing one dangerous call with a reason the model gets
@@ -20,6 +21,7 @@ import {
   createPrompt,
   createWorkflow,
   defineTool,
+  MCP_ENV_META_KEY,
   WorkflowTreeDebugger,
   type AgentHooks,
   type Skill,
@@ -43,7 +45,7 @@ const client = exampleClient([
       sku: 'SKU-42',
       action: 'reorder',
       units: 50,
-      quote: '50 x SKU-42 at $3.10, ships in 2 days',
+      quote: '50 x SKU-42 at $3.10, ships to berlin-2 in 2 days',
       notes: 'SKU-41 was not deleted: that needs a human.',
     },
     tokens(690, 64),
@@ -73,7 +75,13 @@ suppliers.registerTool(
     description: 'Price and lead time for reordering units of a SKU.',
     inputSchema: { sku: z.string(), units: z.number().int().min(1) },
   },
-  ({ sku, units }) => ({ content: [{ type: 'text', text: `${units} x ${sku} at $3.10, ships in 2 days` }] }),
+  // The call's env reaches an in-process server in the request's _meta (a stdio server gets it
+  // as its process environment).
+  ({ sku, units }, extra) => {
+    const env = (extra._meta?.[MCP_ENV_META_KEY] ?? {}) as Record<string, string | undefined>;
+    const text = `${units} x ${sku} at $3.10, ships to ${env.WAREHOUSE ?? 'unknown'} in 2 days`;
+    return { content: [{ type: 'text', text }] };
+  },
 );
 
 const restockPolicy: Skill = {
@@ -129,7 +137,7 @@ for (const call of toolCalls) {
   const outcome = call.blockedReason !== undefined ? `blocked: ${call.blockedReason}` : call.output;
   console.log(`  [${call.kind}] ${call.name} ${JSON.stringify(call.input)} → ${outcome}`);
 }
-console.log(`process.env.WAREHOUSE after the run: ${String(process.env.WAREHOUSE)} (env went to the tool only)`);
+console.log(`process.env.WAREHOUSE after the run: ${String(process.env.WAREHOUSE)} (env went to the tools only)`);
 
 console.log('\n== tree ==');
 console.log(new WorkflowTreeDebugger(workflow).toTreeString());

@@ -33,6 +33,8 @@ export type { AgentHooks, HookContext, PreToolUseDecision } from './agent/hooks.
 export type { ModelPrice, Pricing } from './agent/pricing.js';
 export type { AgentStreamEvent, ToolCallRecord } from './agent/prompt-call.js';
 export type { Skill } from './agent/skill.js';
+export { GOAL_ANCESTRY_HEADING, renderGoalAncestry } from './goals/goal-ancestry.js';
+export type { GoalAncestry } from './types/goal-ancestry.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';
 export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';

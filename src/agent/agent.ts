@@ -21,7 +21,11 @@ import {
   type RequestPlan,
 } from './prompt-call.js';
 import { runModel } from './run-model.js';
-import { buildSystemPrompt, buildUserContent } from './request-plan.js';
+import { buildUserContent } from './request-plan.js';
+import { SystemPromptBuilder } from './system-prompt.js';
+import { currentScope } from '../core/scope.js';
+import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
+import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -31,6 +35,8 @@ export interface AgentConfig extends AgentSettings {
   cache?: Cache;
   /** Prices per model, for cost in usage rollups. */
   pricing?: Pricing;
+  /** Explicit goal ancestry; each level set here wins over the one derived from the workflows. */
+  goalAncestry?: GoalAncestry;
 }
 
 /** What `agent.execute()` resolves to: the value and what the call took. */
@@ -48,6 +54,8 @@ export class Agent {
   readonly config: Readonly<AgentConfig>;
   private clientRef: Anthropic | undefined;
   private cacheRef: Cache | undefined;
+  private explicitAncestry: GoalAncestry | null;
+  private readonly systemPrompt = new SystemPromptBuilder();
 
   constructor(config: AgentConfig) {
     if (typeof config !== 'object' || config === null) {
@@ -61,6 +69,27 @@ export class Agent {
     this.config = Object.freeze({ ...config });
     this.clientRef = config.client;
     this.cacheRef = config.cache;
+    this.explicitAncestry = config.goalAncestry ?? null;
+  }
+
+  /** Sets (or, with null, clears) the explicit goal ancestry for later calls. */
+  setGoalAncestry(ancestry: GoalAncestry | null): void {
+    this.explicitAncestry = ancestry === null ? null : { ...ancestry };
+  }
+
+  /**
+   * The ancestry a call made now would use: derived from the running workflow's chain (nearest
+   * declaration per level), explicit values winning, redacted field values masked, cleaned.
+   */
+  goalAncestry(): GoalAncestry {
+    const workflow = currentScope()?.workflow;
+    const merged = mergeAncestry(deriveGoalAncestry(workflow), this.explicitAncestry);
+    return normalizeAncestry(maskSecrets(merged, secretsOf(workflow)));
+  }
+
+  /** How often the `# Why You're Here` section was rendered vs reused unchanged. */
+  get promptSectionStats(): { readonly rendered: number; readonly reused: number } {
+    return this.systemPrompt.sectionStats;
   }
 
   /** Asks and resolves to the answer, validated by the prompt's schema. */
@@ -100,9 +129,13 @@ export class Agent {
     }
     if (overrides !== undefined) validateSettings(overrides, `overrides for agent "${this.name}"`);
     const settings = this.resolve(prompt, overrides);
+    const goalAncestry = this.goalAncestry();
+    const system = this.systemPrompt.build(settings, goalAncestry);
     const plan: RequestPlan = {
       model: settings.model,
-      system: buildSystemPrompt(settings),
+      system: system.text,
+      systemParam: system.param,
+      goalAncestry,
       userContent: buildUserContent(prompt),
       maxTokens: settings.maxTokens,
       temperature: settings.temperature,

@@ -1,4 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { GoalAncestry } from '../goals/goal-ancestry.js';
 import type { Cache } from '../cache/cache.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -9,8 +11,12 @@ import type { Pricing } from './pricing.js';
 /** What is sent, fixed before any interceptor runs so the cache key covers exactly the request. */
 export interface RequestPlan {
   readonly model: string;
-  /** The full system prompt, or undefined when there is none (then no `system` field is sent). */
+  /** The full system prompt text (what the cache key covers), or undefined when there is none. */
   readonly system: string | undefined;
+  /** The request's `system` field as sent (see SystemPrompt); absent when undefined. */
+  readonly systemParam: string | TextBlockParam[] | undefined;
+  /** The goal ancestry rendered into the system prompt (empty when there is none). */
+  readonly goalAncestry: GoalAncestry;
   /** The user message: the prompt's text plus its data. */
   readonly userContent: string;
   readonly maxTokens: number;

@@ -51,7 +51,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   const base: Omit<MessageCreateParamsNonStreaming, 'messages'> = {
     model: plan.model,
     max_tokens: plan.maxTokens,
-    ...(plan.system !== undefined ? { system: plan.system } : {}),
+    ...(plan.systemParam !== undefined ? { system: plan.systemParam } : {}),
     ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
     ...(plan.stop !== undefined ? { stop_sequences: [...plan.stop] } : {}),
     ...(tools.length > 0 ? { tools } : {}),
@@ -65,7 +65,9 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
     const response = await send(call, { ...base, messages: [...messages] });
-    const turnUsage = priced(usageFromApi(response.usage), response.model, call.pricing);
+    // The API may answer an alias with a dated id: price by either name.
+    const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
+    const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
     usage = addUsage(usage, turnUsage);
     call.onStream?.({ type: 'usage', usage: turnUsage, turn });
     messages.push({ role: 'assistant', content: response.content });

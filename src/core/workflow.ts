@@ -25,6 +25,13 @@ export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
 
 export interface WorkflowConfig {
   name?: string;
+  /**
+   * Why this workflow exists, at three levels. Every agent call inside it (or inside a child
+   * workflow) gets a `# Why You're Here` section; the nearest declaration per level wins.
+   */
+  mission?: string;
+  project?: string;
+  goal?: string;
   /** Default for concurrent `@Task`s of this workflow; off means first error wins. */
   errorMergeStrategy?: ErrorMergeStrategy;
   /** Time source for timestamps, durations and retry backoff. Children inherit it. */

@@ -35,6 +35,8 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     if (showState && node.stateSnapshot && Object.keys(node.stateSnapshot).length > 0) {
       extra.push(`state ${JSON.stringify(node.stateSnapshot)}`);
     }
+    const why = ancestryLine(node);
+    if (why !== '') extra.push(why);
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
     const shown = node.children.slice(0, maxChildren);
     const hidden = node.children.length - shown.length;
@@ -60,17 +62,38 @@ function describeNode(node: WorkflowNode, usage: TokenUsage | undefined): string
   return line;
 }
 
+/** `why Mission: … · Goal: …` for an agent call that was given a goal ancestry. */
+function ancestryLine(node: WorkflowNode): string {
+  if (node.kind !== 'agentPrompt') return '';
+  for (const event of node.events) {
+    if (event.type === 'agentPromptStart' && event.goalAncestry) {
+      const a = event.goalAncestry;
+      const parts = [
+        a.mission && `Mission: ${a.mission}`,
+        a.project && `Project: ${a.project}`,
+        a.goal && `Goal: ${a.goal}`,
+        a.task && `Task: ${a.task}`,
+      ].filter((part): part is string => typeof part === 'string' && part !== '');
+      return parts.length > 0 ? `why ${parts.join(' · ')}` : '';
+    }
+  }
+  return '';
+}
+
 /** Short markers for what a user debugging the node wants to see at a glance. */
 function notesOf(node: WorkflowNode): string {
   let apiErrors = 0;
   let cache = '';
   let attempts = 0;
+  let model = '';
   for (const event of node.events) {
-    if (event.type === 'apiError') apiErrors += 1;
+    if (event.type === 'agentPromptStart') model = event.model;
+    else if (event.type === 'apiError') apiErrors += 1;
     else if (event.type === 'cacheHit') cache = '(cache hit)';
     else if (event.type === 'stepEnd') attempts = event.attempts;
   }
   const notes: string[] = [];
+  if (model) notes.push(`(${model})`);
   if (cache) notes.push(cache);
   if (attempts > 1) notes.push(`(${attempts} attempts)`);
   if (apiErrors > 0) notes.push(`(${apiErrors} API error${apiErrors > 1 ? 's' : ''} retried or failed)`);
@@ -82,6 +105,11 @@ function lastError(node: WorkflowNode): string | undefined {
   for (let i = events.length - 1; i >= 0; i -= 1) {
     const event = events[i];
     if (event?.type === 'error') return `${event.error.name}: ${event.error.message}`;
+    if (event?.type === 'agentPromptEnd' && event.error) return `${event.error.name}: ${event.error.message}`;
+    if ((event?.type === 'toolInvocation' || event?.type === 'mcpEvent') && event.isError) {
+      const reason = event.type === 'toolInvocation' && event.blockedReason ? `blocked: ${event.blockedReason}` : (event.output ?? '');
+      return reason.length > 120 ? `${reason.slice(0, 117)}...` : reason;
+    }
   }
   return undefined;
 }

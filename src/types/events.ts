@@ -2,6 +2,7 @@ import type { SerializedError } from '../util/serialize-error.js';
 import type { StateSnapshot } from './serialized.js';
 import type { WorkflowStatus } from './status.js';
 import type { TokenUsage } from './usage.js';
+import type { GoalAncestry } from './goal-ancestry.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
 export interface EventBase {
@@ -91,6 +92,8 @@ export interface AgentPromptStartEvent extends EventBase {
   readonly agentName: string;
   readonly model: string;
   readonly promptId: string;
+  /** The goal ancestry the call was given (present only when there was one). */
+  readonly goalAncestry?: GoalAncestry;
 }
 export interface AgentPromptEndEvent extends EventBase {
   readonly type: 'agentPromptEnd';

@@ -7,7 +7,8 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
   const { tree } = call;
   const started = tree.now();
   const base = { agentName: call.agentName, model: call.plan.model, promptId: call.promptId };
-  tree.emit({ type: 'agentPromptStart', ...base });
+  const ancestry = call.plan.goalAncestry;
+  tree.emit({ type: 'agentPromptStart', ...base, ...(Object.keys(ancestry).length > 0 ? { goalAncestry: ancestry } : {}) });
   try {
     const outcome = await next(call);
     if (tree.node) tree.node.usage = outcome.usage;

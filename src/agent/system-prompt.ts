@@ -1,0 +1,56 @@
+import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import { renderGoalAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
+import type { ResolvedSettings } from './agent-settings.js';
+import { renderSkills } from './skill.js';
+
+/** The system prompt of one call: the text (for the cache key) and what is sent. */
+export interface SystemPrompt {
+  /** All sections joined; undefined when there are none. */
+  readonly text: string | undefined;
+  /**
+   * What goes in the request's `system`: a plain string while there is only the identity section
+   * (the request is then exactly what it was before sections existed), else text blocks with
+   * `cache_control` on the last stable one, so the API's prompt cache reuses them across turns.
+   */
+  readonly param: string | TextBlockParam[] | undefined;
+}
+
+/** Renders the stable sections, reusing the last results for unchanged inputs. */
+export class SystemPromptBuilder {
+  private readonly ancestryMemo = new Map<string, string>();
+  private stats = { rendered: 0, reused: 0 };
+
+  /** How often the ancestry section was rendered vs taken from the memo. */
+  get sectionStats(): { readonly rendered: number; readonly reused: number } {
+    return { ...this.stats };
+  }
+
+  /**
+   * Sections in order: identity (system text and skills), then `# Why You're Here`. Empty sections
+   * are left out with no heading or blank line. (Volatile sections, such as a live trajectory
+   * state, are appended after these by later layers.)
+   */
+  build(settings: ResolvedSettings, ancestry: GoalAncestry): SystemPrompt {
+    const identity = [settings.system ?? '', renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
+    const why = this.ancestrySection(ancestry);
+    if (why === '') return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity };
+    const blocks: TextBlockParam[] = identity === '' ? [] : [{ type: 'text', text: identity }];
+    blocks.push({ type: 'text', text: why, cache_control: { type: 'ephemeral' } });
+    return { text: blocks.map((block) => block.text).join('\n\n'), param: blocks };
+  }
+
+  private ancestrySection(ancestry: GoalAncestry): string {
+    const key = JSON.stringify([ancestry.mission, ancestry.project, ancestry.goal, ancestry.task]);
+    const cached = this.ancestryMemo.get(key);
+    if (cached !== undefined) {
+      this.stats.reused += 1;
+      return cached;
+    }
+    const rendered = renderGoalAncestry(ancestry);
+    this.stats.rendered += 1;
+    // Bounded: a long-lived agent serving many workflows must not grow without limit.
+    if (this.ancestryMemo.size >= 256) this.ancestryMemo.clear();
+    this.ancestryMemo.set(key, rendered);
+    return rendered;
+  }
+}

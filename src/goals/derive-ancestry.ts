@@ -1,0 +1,63 @@
+import type { Workflow } from '../core/workflow.js';
+import { observedFieldsOf } from '../decorators/observed-state.js';
+import type { GoalAncestry } from './goal-ancestry.js';
+
+const DERIVED_LEVELS = ['mission', 'project', 'goal'] as const;
+
+/**
+ * The ancestry declared by a workflow and its parents: for each level, the nearest declaration
+ * walking up from `workflow` wins. `task` is never derived.
+ */
+export function deriveGoalAncestry(workflow: Workflow | undefined): GoalAncestry {
+  const out: GoalAncestry = {};
+  for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) {
+    for (const level of DERIVED_LEVELS) {
+      const value = w.config[level];
+      if (out[level] === undefined && typeof value === 'string' && value.trim() !== '') out[level] = value;
+    }
+  }
+  return out;
+}
+
+/** Explicit values win over derived ones, level by level. */
+export function mergeAncestry(derived: GoalAncestry, explicit: GoalAncestry | null): GoalAncestry {
+  if (explicit === null) return derived;
+  const out: GoalAncestry = { ...derived };
+  for (const level of ['mission', 'project', 'goal', 'task'] as const) {
+    const value = explicit[level];
+    if (typeof value === 'string' && value.trim() !== '') out[level] = value;
+  }
+  return out;
+}
+
+/**
+ * The current values of `redact: true` fields along the chain, so the section can mask them if a
+ * declaration happened to include one (for example a goal built from a token).
+ */
+export function secretsOf(workflow: Workflow | undefined): string[] {
+  const secrets: string[] = [];
+  for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) {
+    for (const field of observedFieldsOf(w)) {
+      if (!field.redact) continue;
+      const value = field.read(w);
+      const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : '';
+      // Very short values would mask ordinary words; a secret that short is no secret anyway.
+      if (text.length >= 4) secrets.push(text);
+    }
+  }
+  return secrets;
+}
+
+/** Every occurrence of a secret replaced by '***', longest secrets first. */
+export function maskSecrets(ancestry: GoalAncestry, secrets: readonly string[]): GoalAncestry {
+  if (secrets.length === 0) return ancestry;
+  const ordered = [...secrets].sort((a, b) => b.length - a.length);
+  const out: GoalAncestry = {};
+  for (const [level, value] of Object.entries(ancestry) as Array<[keyof GoalAncestry, string | undefined]>) {
+    if (value === undefined) continue;
+    let masked = value;
+    for (const secret of ordered) masked = masked.split(secret).join('***');
+    out[level] = masked;
+  }
+  return out;
+}
