@@ -23,6 +23,7 @@ import {
 import { runModel } from './run-model.js';
 import { buildUserContent } from './request-plan.js';
 import { SystemPromptBuilder } from './system-prompt.js';
+import { ZERO_USAGE } from '../util/usage.js';
 import { currentScope } from '../core/scope.js';
 import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
@@ -152,6 +153,7 @@ export class Agent {
       cache: settings.enableCache ? this.cache() : undefined,
       pricing: this.config.pricing,
       tree,
+      meter: { usage: { ...ZERO_USAGE }, turns: 0 },
       onStream,
     };
   }

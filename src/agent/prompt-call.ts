@@ -43,6 +43,11 @@ export type AgentStreamEvent<T> =
   | { type: 'usage'; usage: TokenUsage; turn: number }
   | { type: 'result'; value: T };
 
+export interface UsageMeter {
+  usage: TokenUsage;
+  turns: number;
+}
+
 /** One agent call as it moves through the interceptor chain. */
 export interface PromptCall<T> {
   readonly agentName: string;
@@ -54,6 +59,8 @@ export interface PromptCall<T> {
   readonly cache: Cache | undefined;
   readonly pricing: Pricing | undefined;
   readonly tree: CallTree;
+  /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
+  readonly meter: UsageMeter;
   /** Set for `agent.stream()`: the loop streams each turn and reports events here. */
   readonly onStream: ((event: AgentStreamEvent<T>) => void) | undefined;
 }

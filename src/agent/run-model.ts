@@ -69,6 +69,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
     usage = addUsage(usage, turnUsage);
+    call.meter.usage = usage;
+    call.meter.turns = turn;
     call.onStream?.({ type: 'usage', usage: turnUsage, turn });
     messages.push({ role: 'assistant', content: response.content });
 

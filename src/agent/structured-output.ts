@@ -1,6 +1,6 @@
-import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
+import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { JSONOutputFormat, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { StructuredOutputError, type OutputIssue } from './agent-errors.js';
 
 /** The name of the forced tool that carries the answer in `structuredOutput: 'tool'` mode. */
@@ -9,12 +9,16 @@ export const ANSWER_TOOL = 'final_answer';
 // The schema conversion runs once per schema object, not once per call.
 const formats = new WeakMap<z.ZodType, JSONOutputFormat>();
 
-/** The API's `output_config.format` for a zod schema (strict JSON schema, as the SDK builds it). */
+/**
+ * The API's `output_config.format` for a zod schema: the schema's INPUT side (what the model must
+ * produce; transforms then run on our side, once), made strict the way the SDK's zod helper does.
+ */
 export function outputFormat(schema: z.ZodType): JSONOutputFormat {
   let format = formats.get(schema);
   if (format === undefined) {
-    const { schema: jsonSchema } = zodOutputFormat(schema);
-    format = { type: 'json_schema', schema: jsonSchema };
+    const json = z.toJSONSchema(schema, { io: 'input', reused: 'ref', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _dialect, ...strict } = transformJSONSchema(json) as Record<string, unknown>;
+    format = { type: 'json_schema', schema: strict };
     formats.set(schema, format);
   }
   return format;

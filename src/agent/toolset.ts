@@ -25,9 +25,7 @@ const inputSchemas = new WeakMap<z.ZodType, ApiTool['input_schema']>();
 function inputSchemaOf(schema: z.ZodType): ApiTool['input_schema'] {
   let json = inputSchemas.get(schema);
   if (json === undefined) {
-    // `$schema` is noise to the API; the rest is the tool's contract.
-    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-    json = rest as ApiTool['input_schema'];
+    json = withoutDialect(z.toJSONSchema(schema) as Record<string, unknown>);
     inputSchemas.set(schema, json);
   }
   return json;
@@ -62,7 +60,7 @@ export function mcpHandlers(connection: McpConnection): ToolHandler[] {
     definition: {
       name: tool.qualifiedName,
       description: tool.description ?? `${tool.name} (MCP server ${connection.server})`,
-      input_schema: { type: 'object', ...tool.inputSchema } as ApiTool['input_schema'],
+      input_schema: withoutDialect({ type: 'object', ...tool.inputSchema }),
     },
     async invoke(input: unknown, context: ToolContext) {
       const result = await connection.callTool(tool.name, input, context.signal);
@@ -79,6 +77,12 @@ export function indexHandlers(handlers: readonly ToolHandler[]): Map<string, Too
     byName.set(handler.apiName, handler);
   }
   return byName;
+}
+
+/** `$schema` is noise to the API; the rest is the tool's contract. */
+function withoutDialect(schema: Record<string, unknown>): ApiTool['input_schema'] {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest as ApiTool['input_schema'];
 }
 
 function toContent(value: unknown): string {

@@ -64,6 +64,7 @@ export function runStep<R>(
     return Promise.reject(cancelled);
   }
   const node = new TreeNode('step', name, workflow);
+  workflow.beginWork();
   node.timed = options.trackTiming !== false;
   parent.addChild(node);
   const startedAt = workflow.clock.now();
@@ -137,10 +138,15 @@ async function stepFailed<R>(
 }
 
 function endStep(workflow: Workflow, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
-  const endedAt = workflow.clock.now();
-  node.finish(status, endedAt);
-  if (options.snapshotState) workflow.snapshotState();
-  workflow.dispatch(node, stepEndEvent(node, endedAt, attempts));
+  try {
+    const endedAt = workflow.clock.now();
+    node.finish(status, endedAt);
+    if (options.snapshotState) workflow.snapshotState();
+    workflow.dispatch(node, stepEndEvent(node, endedAt, attempts));
+  } finally {
+    // Always, or the workflow's run would wait for this step forever.
+    workflow.endWork();
+  }
 }
 
 /** The `stepEnd` event of a finished step node. */

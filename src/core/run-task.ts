@@ -30,6 +30,7 @@ export async function runTask<R extends TaskResult>(
   workflow.throwIfCancelled(parent);
   const clock = workflow.clock;
   const node = new TreeNode('task', name, workflow);
+  workflow.beginWork();
   parent.addChild(node);
   const startedAt = clock.now();
   node.start(startedAt);
@@ -62,7 +63,11 @@ export async function runTask<R extends TaskResult>(
     node.finish(workflow.isCancelled ? 'cancelled' : 'failed', clock.now());
     throw error;
   } finally {
-    workflow.emit(node, { type: 'taskEnd', name, status: node.status, duration: node.duration ?? 0, childIds }, node.endTime);
+    try {
+      workflow.emit(node, { type: 'taskEnd', name, status: node.status, duration: node.duration ?? 0, childIds }, node.endTime);
+    } finally {
+      workflow.endWork();
+    }
   }
 }
 

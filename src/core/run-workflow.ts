@@ -23,10 +23,12 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
   try {
     const result = await runInScope({ workflow, node }, body);
+    await workflow.whenIdle();
     workflow.throwIfCancelled(node);
     node.finish('completed', workflow.clock.now());
     return result;
   } catch (thrown) {
+    await workflow.whenIdle();
     const error = recordFailure(workflow, node, thrown, what);
     node.finish(workflow.isCancelled ? 'cancelled' : 'failed', workflow.clock.now());
     throw error;

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { UsageError } from '../errors/groundswell-error.js';
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
 import type { EventPayload, WorkflowEvent } from '../types/events.js';
@@ -66,6 +67,8 @@ export class Workflow<T = unknown> {
   private settings: Settings;
   private abort: AbortController | null = null;
   private cancelReason: string | undefined;
+  private activeWork = 0;
+  private idleWaiters: Array<() => void> | null = null;
 
   constructor(name?: string, parent?: Workflow);
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
@@ -142,7 +145,7 @@ export class Workflow<T = unknown> {
 
   /** Aborted when the workflow (or an ancestor) is cancelled; hand it to fetches and timers. */
   get signal(): AbortSignal {
-    return (this.abort ??= new AbortController()).signal;
+    return this.controller().signal;
   }
 
   get isCancelled(): boolean {
@@ -261,7 +264,7 @@ export class Workflow<T = unknown> {
       const wf = stack.pop() as Workflow;
       if (wf.cancelReason === undefined) {
         wf.cancelReason = reason;
-        (wf.abort ??= new AbortController()).abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
+        wf.controller().abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
       }
       stack.push(...wf.childList);
     }
@@ -347,6 +350,39 @@ export class Workflow<T = unknown> {
         this.errorDetails(node, this.abort?.signal.reason),
       );
     }
+  }
+
+  /** @internal Counts steps and tasks of this workflow that have started and not yet ended. */
+  beginWork(): void {
+    this.activeWork += 1;
+  }
+
+  /** @internal */
+  endWork(): void {
+    this.activeWork -= 1;
+    if (this.activeWork === 0 && this.idleWaiters !== null) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = null;
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /**
+   * @internal Resolves once no step or task of this workflow is running, so a run that failed
+   * fast (one rejection in a Promise.all) still settles its siblings before it ends.
+   */
+  whenIdle(): Promise<void> {
+    if (this.activeWork === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
+  }
+
+  private controller(): AbortController {
+    if (this.abort === null) {
+      this.abort = new AbortController();
+      // Every in-flight request of every step listens on this one signal; many is normal here.
+      setMaxListeners(0, this.abort.signal);
+    }
+    return this.abort;
   }
 
   /** New root (and inherited settings) for this workflow and all its descendants. */

@@ -1,5 +1,6 @@
 import { cacheKey } from '../../cache/cache-key.js';
 import { mcpIdentity } from '../../mcp/mcp-config.js';
+import { errorMessage } from '../../util/describe.js';
 import { ZERO_USAGE } from '../../util/usage.js';
 import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
 import { localHandler } from '../toolset.js';
@@ -34,13 +35,21 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, key, reason: stored === undefined ? 'absent' : 'invalid' });
   const outcome = await next(call);
   // The raw answer, not the parsed value: a hit parses it again, so transforms run exactly once.
-  await cache.set(key, {
-    value: outcome.answerData,
-    model: outcome.model,
-    stopReason: outcome.stopReason,
-    usage: outcome.usage,
-    storedAt: call.tree.now(),
-  });
+  try {
+    await cache.set(key, {
+      value: outcome.answerData,
+      model: outcome.model,
+      stopReason: outcome.stopReason,
+      usage: outcome.usage,
+      storedAt: call.tree.now(),
+    });
+  } catch (error) {
+    // The answer is paid for and valid: a store that cannot keep it is reported, not fatal.
+    call.tree.workflow?.logger.warn(`Cache store failed to save the answer of agent "${call.agentName}"`, {
+      key,
+      error: errorMessage(error),
+    });
+  }
   return outcome;
 };
 

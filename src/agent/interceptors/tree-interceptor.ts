@@ -26,6 +26,8 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     });
     return outcome;
   } catch (error) {
+    // Turns already answered were paid for: they count in the event, the node and the rollups.
+    if (tree.node && call.meter.turns > 0) tree.node.usage = call.meter.usage;
     tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
     tree.emit({
       type: 'agentPromptEnd',
@@ -33,8 +35,8 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
       status: tree.node?.status ?? 'failed',
       duration: tree.now() - started,
       stopReason: null,
-      usage: { ...ZERO_USAGE },
-      turns: 0,
+      usage: call.meter.turns > 0 ? call.meter.usage : { ...ZERO_USAGE },
+      turns: call.meter.turns,
       cached: false,
       error: serializeError(error),
     });
