@@ -5,7 +5,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { Prompt } from '../prompt/prompt.js';
 import { describeValue } from '../util/describe.js';
 import { nextId } from '../util/ids.js';
-import { resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
+import { resolveSettings, validateSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
 import { CallTree } from './call-tree.js';
 import { cacheInterceptor } from './interceptors/cache-interceptor.js';
@@ -169,17 +169,4 @@ export class Agent {
 
 export function createAgent(config: AgentConfig): Agent {
   return new Agent(config);
-}
-
-function validateSettings(settings: AgentSettings, where: string): void {
-  const positiveInt = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
-  if (settings.maxTokens !== undefined && !positiveInt(settings.maxTokens)) {
-    throw new UsageError(`maxTokens of ${where} must be a positive integer, got ${describeValue(settings.maxTokens)}.`);
-  }
-  if (settings.maxTurns !== undefined && !positiveInt(settings.maxTurns)) {
-    throw new UsageError(`maxTurns of ${where} must be a positive integer, got ${describeValue(settings.maxTurns)}.`);
-  }
-  if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'tool') {
-    throw new UsageError(`structuredOutput of ${where} must be 'native' or 'tool', got ${describeValue(settings.structuredOutput)}.`);
-  }
 }

@@ -11,7 +11,8 @@ import { connectMcp, type McpConnection } from '../mcp/mcp-connection.js';
 import { errorMessage } from '../util/describe.js';
 import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
-import { MaxTurnsExceededError } from './agent-errors.js';
+import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
+import type { CallTree } from './call-tree.js';
 import type { HookContext } from './hooks.js';
 import { priced, usageFromApi } from './pricing.js';
 import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
@@ -77,6 +78,15 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     const answerCall = toolMode ? toolUses.find((block) => block.name === ANSWER_TOOL) : undefined;
     if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
+      if (toolMode && answerCall === undefined) {
+        throw new StructuredOutputError(
+          `Agent "${call.agentName}": the model ended without calling ${ANSWER_TOOL}.`,
+          call.agentName,
+          'missing_output',
+          [],
+          textOf(response.content),
+        );
+      }
       const raw = toolMode ? answerCall?.input : textOf(response.content);
       const answer = parseAnswer(raw, call.prompt.responseFormat, call.agentName, !toolMode);
       return {
@@ -148,6 +158,25 @@ async function runTool<T>(
   };
   call.onStream?.({ type: 'toolUse', toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
 
+  try {
+    return await invokeTool(call, handlers, handler, toolUse, node, base, started);
+  } catch (error) {
+    // A throwing hook fails the call; its tool node must not be left running.
+    node.finish('failed');
+    throw error;
+  }
+}
+
+async function invokeTool<T>(
+  call: PromptCall<T>,
+  handlers: Map<string, ToolHandler>,
+  handler: ToolHandler | undefined,
+  toolUse: ToolUseBlock,
+  node: CallTree,
+  base: HookContext,
+  started: number,
+): Promise<ToolCallRecord> {
+  const kind = handler?.kind ?? 'local';
   const decision = await call.settings.hooks.preToolUse?.(base);
   let outcome: { content: string; isError: boolean };
   let blockedReason: string | undefined;

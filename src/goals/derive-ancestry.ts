@@ -39,13 +39,22 @@ export function secretsOf(workflow: Workflow | undefined): string[] {
   for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) {
     for (const field of observedFieldsOf(w)) {
       if (!field.redact) continue;
-      const value = field.read(w);
-      const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint' ? String(value) : '';
-      // Very short values would mask ordinary words; a secret that short is no secret anyway.
-      if (text.length >= 4) secrets.push(text);
+      collectSecrets(field.read(w), secrets, 0);
     }
   }
   return secrets;
+}
+
+/** The primitive leaves of a redacted value (a redacted object hides all of its strings). */
+function collectSecrets(value: unknown, into: string[], depth: number): void {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') {
+    const text = String(value);
+    // Very short values would mask ordinary words; a secret that short is no secret anyway.
+    if (text.length >= 4) into.push(text);
+    return;
+  }
+  if (typeof value !== 'object' || value === null || depth > 4) return;
+  for (const child of Object.values(value)) collectSecrets(child, into, depth + 1);
 }
 
 /** Every occurrence of a secret replaced by '***', longest secrets first. */

@@ -22,10 +22,19 @@ export function renderGoalAncestry(ancestry: GoalAncestry | null | undefined): s
     if (ancestry === null || typeof ancestry !== 'object') return '';
     const lines: string[] = [];
     for (const [key, label] of LEVELS) {
-      const value = cleanValue((ancestry as Record<string, unknown>)[key]);
+      const value = readLevel(ancestry, key);
       if (value !== '') lines.push(`${label}: ${value}`);
     }
     return lines.length === 0 ? '' : `${GOAL_ANCESTRY_HEADING}\n${lines.join('\n')}`;
+  } catch {
+    return '';
+  }
+}
+
+/** One level, cleaned; '' when it cannot be read (a throwing getter costs only its own line). */
+function readLevel(ancestry: object, key: string): string {
+  try {
+    return cleanValue((ancestry as Record<string, unknown>)[key]);
   } catch {
     return '';
   }
@@ -48,7 +57,7 @@ export function normalizeAncestry(ancestry: GoalAncestry | null | undefined): Go
   const out: GoalAncestry = {};
   if (ancestry === null || typeof ancestry !== 'object') return out;
   for (const [key] of LEVELS) {
-    const value = cleanValue(ancestry[key]);
+    const value = readLevel(ancestry, key);
     if (value !== '') out[key] = value;
   }
   return out;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AgentSettings } from '../agent/agent-settings.js';
+import { validateSettings, type AgentSettings } from '../agent/agent-settings.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import { nextId } from '../util/ids.js';
@@ -39,10 +39,11 @@ export class Prompt<T = unknown> {
     if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
       throw new UsageError(`Prompt \`data\` must be a plain object, got ${describeValue(data)}.`);
     }
+    validateSettings(settings, 'the prompt');
     this.id = nextId('prompt');
     this.user = user;
     this.name = name ?? (user.length > 40 ? `${user.slice(0, 37)}...` : user);
-    this.data = Object.freeze({ ...(data ?? {}) });
+    this.data = frozenCopy(data ?? {});
     this.responseFormat = responseFormat;
     this.settings = Object.freeze(stripUndefined(settings));
     Object.freeze(this);
@@ -57,6 +58,28 @@ export class Prompt<T = unknown> {
 /** `createPrompt({ user, data, responseFormat: z.object(...) })`, typed by the schema's output. */
 export function createPrompt<S extends z.ZodType>(config: PromptConfig<S>): Prompt<z.output<S>> {
   return new Prompt<z.output<S>>(config as PromptConfig<z.ZodType<z.output<S>>>);
+}
+
+/**
+ * A deep, frozen copy as JSON data (which is what is sent): later changes to the caller's objects
+ * cannot change the prompt, and the prompt's data cannot be changed through it.
+ */
+function frozenCopy(data: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(data)) as unknown;
+  } catch (cause) {
+    throw new UsageError(`Prompt \`data\` must be JSON-serialisable: ${(cause as Error).message}`, { cause });
+  }
+  return deepFreeze(copy) as Readonly<Record<string, unknown>>;
+}
+
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function stripUndefined<T extends object>(value: T): T {

@@ -28,6 +28,13 @@ describe('createPrompt', () => {
     expect(createPrompt({ user: 'x', name: 'label', responseFormat: Answer }).name).toBe('label');
   });
 
+  it('names itself after the start of a long user message when no name is given', () => {
+    const user = 'Please read the attached incident report and list every action item';
+    const prompt = createPrompt({ user, responseFormat: Answer });
+    expect(prompt.name.length).toBeLessThanOrEqual(40);
+    expect(user.startsWith(prompt.name.replace(/\.\.\.$|…$/, ''))).toBe(true);
+  });
+
   it('gives every prompt its own id', () => {
     const ids = new Set([1, 2, 3].map(() => createPrompt({ user: 'same', responseFormat: Answer }).id));
     expect(ids.size).toBe(3);
@@ -78,11 +85,8 @@ describe('agent.prompt(prompt)', () => {
     model.assertComplete();
   });
 
-  // BUG: structured output builds its JSON schema with zod's default (output) view, which throws
-  // "Transforms cannot be represented in JSON Schema" for any `.transform()` — so a prompt typed
-  // `Prompt<z.output<S>>` cannot be used at all when S transforms. The model produces the schema's
-  // *input* side, so the request should carry the input JSON schema and zod should then transform.
-  it.fails('works with a schema that transforms: the prompt resolves to the transformed output', async () => {
+  // The model produces the schema's input side; zod then transforms it on our side.
+  it('works with a schema that transforms: the prompt resolves to the transformed output', async () => {
     const schema = z.object({ due: z.string().transform((s) => new Date(s)) });
     const model = new ScriptedModel([json({ due: '2024-05-01T00:00:00.000Z' })]);
     const agent = createAgent({ name: 'dates', client: model.client() });
@@ -117,9 +121,7 @@ describe('prompts are immutable', () => {
     expect(prompt.data).toEqual({ a: 1 });
   });
 
-  // BUG: `data` is only frozen one level deep (`Object.freeze({ ...data })`), so a nested object is
-  // shared with the caller: mutating it after createPrompt changes what the "immutable" prompt sends.
-  it.fails('nested data is not shared with the caller either', () => {
+  it('nested data is not shared with the caller either', () => {
     const customer = { name: 'Ada', tags: ['vip'] };
     const prompt = createPrompt({ user: 'hi', data: { customer }, responseFormat: Answer });
     customer.name = 'Mallory';

@@ -21,6 +21,7 @@ import {
   toolResultsOf,
   toolUsesSentBack,
 } from '../support/agent-helpers.js';
+import { flush } from '../support/core-helpers.js';
 import { caught } from '../support/decorators-helpers.js';
 import { deferred } from '../support/deferred.js';
 
@@ -72,12 +73,14 @@ describe('the tool loop', () => {
   it('answers several tool calls of one turn in one user message, in order, one after another', async () => {
     const order: string[] = [];
     const gate = deferred();
+    const slowStarted = deferred();
     const slow = defineTool({
       name: 'slow',
       description: 'Waits for the gate.',
       input: z.object({}),
       execute: async () => {
         order.push('slow:start');
+        slowStarted.resolve();
         await gate.promise;
         order.push('slow:end');
         return 'slow done';
@@ -101,7 +104,9 @@ describe('the tool loop', () => {
     ]);
     const agent = createAgent({ name: 'multi', client: model.client(), tools: [slow, fast] });
     const pending = agent.prompt(createPrompt({ user: 'do both', responseFormat: Answer }));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await slowStarted.promise;
+    await flush();
+    // The second tool waits for the first to finish.
     expect(order).toEqual(['slow:start']);
     gate.resolve();
     await expect(pending).resolves.toEqual({ answer: 'both done' });

@@ -10,6 +10,7 @@ import {
   StructuredOutputError,
   usageRollup,
   Workflow,
+  WorkflowCancelledError,
   WorkflowError,
   WorkflowTreeDebugger,
   type TokenUsage,
@@ -17,6 +18,7 @@ import {
 import { json, malformedJson, ScriptedModel, toolUse } from 'groundswell/testing';
 import { adder, Answer, failed, onlyChild, runInStep, runningNodes } from '../support/agent-helpers.js';
 import { must } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
 import { eventsOfType, record } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 
@@ -302,6 +304,44 @@ describe('a failed agent call', () => {
     model.assertComplete();
   });
 
+  it('cancelling the workflow aborts the request in flight and marks the prompt node cancelled', async () => {
+    const requested = deferred();
+    const model = new ScriptedModel(() => {
+      requested.resolve();
+      return json({ answer: 'too late' }, { delayMs: 60_000 });
+    });
+    const agent = createAgent({ name: 'slow', client: model.client() });
+    const workflow = createWorkflow({ name: 'cancel-me' }, (ctx) =>
+      ctx.step('ask', () => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }))),
+    );
+    const { events } = record(workflow);
+    const run = workflow.run();
+    await requested.promise;
+    workflow.cancel('user pressed stop');
+    await expect(run).rejects.toBeInstanceOf(WorkflowCancelledError);
+    const step = onlyChild(workflow.node, 'step');
+    expect(step.status).toBe('cancelled');
+    expect(onlyChild(step, 'agentPrompt').status).toBe('cancelled');
+    expect(eventsOfType(events, 'agentPromptEnd')).toEqual([expect.objectContaining({ status: 'cancelled' })]);
+    expect(runningNodes(workflow.node)).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+    model.assertComplete();
+  });
+
+  // Turns already answered were paid for, so they count in the event, the node and the rollups.
+  it('still counts the tokens it spent before failing', async () => {
+    const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }), malformedJson()]);
+    const agent = createAgent({ name: 'costly', client: model.client(), tools: [adder().tool] });
+    const run = await runInStep(() => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer })));
+    expect(run.outcome.ok).toBe(false);
+    const spent: TokenUsage = { inputTokens: 40, outputTokens: 20, cacheCreationInputTokens: 8, cacheReadInputTokens: 4 };
+    const [end] = eventsOfType(run.recording.events, 'agentPromptEnd');
+    expect(end).toMatchObject({ status: 'failed', usage: spent, turns: 2 });
+    expect(onlyChild(run.step, 'agentPrompt').usage).toEqual(spent);
+    expect(new WorkflowTreeDebugger(run.workflow).getStats().usage).toEqual(spent);
+    model.assertComplete();
+  });
+
   it('outside a workflow rejects with the error itself (nothing wraps it)', async () => {
     const model = new ScriptedModel([malformedJson()]);
     const agent = createAgent({ name: 'flaky', client: model.client() });
@@ -358,6 +398,15 @@ describe('usage and cost roll up the tree', () => {
     });
     const cost = (1_000 * 3 + 500 * 15 + 200 * 10 + 100 * 1) / 1_000_000;
     expect(new WorkflowTreeDebugger(workflow).getStats().usage.costUsd).toBeCloseTo(2 * cost, 10);
+  });
+
+  it('prices by the model asked for when the API answers with a dated id of it', async () => {
+    const model = new ScriptedModel([json({ answer: 'x' }, { usage: BIG, model: `${MODEL}-20250101` })]);
+    const agent = createAgent({ name: 'alias', model: MODEL, client: model.client(), pricing: { [MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } } });
+    const result = await agent.execute(createPrompt({ user: 'x', responseFormat: Answer }));
+    expect(result.model).toBe(`${MODEL}-20250101`);
+    expect(result.usage.costUsd).toBeCloseTo(COST_ONE_CALL, 10);
+    model.assertComplete();
   });
 
   it('shows tokens without any cost when no price covers the model', async () => {

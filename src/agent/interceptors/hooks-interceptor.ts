@@ -4,9 +4,9 @@ import { hookBase } from '../run-model.js';
 /** sessionStart before the call, sessionEnd after it — also when it fails (the failure wins). */
 export const hooksInterceptor: PromptInterceptor = async (call, next) => {
   const hooks = call.settings.hooks;
-  await hooks.sessionStart?.(hookBase(call, 0));
   let outcome;
   try {
+    await hooks.sessionStart?.(hookBase(call, 0));
     outcome = await next(call);
   } catch (error) {
     try {
