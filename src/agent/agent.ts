@@ -70,7 +70,7 @@ export class Agent {
     this.config = Object.freeze({ ...config });
     this.clientRef = config.client;
     this.cacheRef = config.cache;
-    this.explicitAncestry = config.goalAncestry ?? null;
+    this.explicitAncestry = config.goalAncestry ? { ...config.goalAncestry } : null;
   }
 
   /** Sets (or, with null, clears) the explicit goal ancestry for later calls. */
