@@ -26,7 +26,8 @@ export type PreToolUseDecision = void | undefined | { block: true; reason: strin
 
 /**
  * Hooks around one agent call, always in this order: sessionStart, then per tool call
- * preToolUse and postToolUse, then sessionEnd (also when the call fails).
+ * preToolUse and postToolUse, then sessionEnd (also when the call fails). postToolUse also runs
+ * for a call preToolUse refused, with the refusal as its (error) result.
  */
 export interface AgentHooks {
   sessionStart?(context: HookContext): void | Promise<void>;

@@ -134,7 +134,10 @@ function attemptReporter<T>(call: PromptCall<T>): Middleware {
       }
       return response;
     } catch (error) {
-      call.tree.emit({ type: 'apiError', agentName: call.agentName, attempt, status: null, message: errorMessage(error) });
+      // A cancelled workflow aborting its own request is not an API problem.
+      if (call.tree.signal?.aborted !== true) {
+        call.tree.emit({ type: 'apiError', agentName: call.agentName, attempt, status: null, message: errorMessage(error) });
+      }
       throw error;
     }
   };

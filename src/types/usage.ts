@@ -4,6 +4,6 @@ export interface TokenUsage {
   outputTokens: number;
   cacheCreationInputTokens: number;
   cacheReadInputTokens: number;
-  /** US dollars; present when a configured price covered the calls counted. */
+  /** US dollars of the calls whose model had a configured price (absent when none had). */
   costUsd?: number;
 }

@@ -13,7 +13,7 @@ import {
   type WorkflowContext,
   type WorkflowNode,
 } from 'groundswell';
-import type { RecordedRequest } from 'groundswell/testing';
+import type { RecordedRequest, RequestBody } from 'groundswell/testing';
 import { record, type Recording } from './events.js';
 import { FakeClock } from './fake-clock.js';
 
@@ -127,4 +127,9 @@ export function onlyChild(parent: WorkflowNode, kind: WorkflowNode['kind']): Wor
 /** A copy of process.env, for showing an agent call left it as it was. */
 export function envSnapshot(): Record<string, string | undefined> {
   return { ...process.env };
+}
+
+/** The names of the tools a request offered (undefined when it sent no `tools` field). */
+export function toolNamesOf(body: RequestBody): string[] | undefined {
+  return body.tools?.map((tool) => ('name' in tool ? tool.name : `(${tool.type})`));
 }

@@ -10,7 +10,7 @@ export const hooksInterceptor: PromptInterceptor = async (call, next) => {
     outcome = await next(call);
   } catch (error) {
     try {
-      await hooks.sessionEnd?.({ ...hookBase(call, 0), error, isError: true });
+      await hooks.sessionEnd?.({ ...hookBase(call, call.meter.turns), error, isError: true });
     } catch {
       // The call's own failure is what the caller needs to see.
     }
