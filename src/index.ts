@@ -35,6 +35,11 @@ export type { AgentStreamEvent, ToolCallRecord } from './agent/prompt-call.js';
 export type { Skill } from './agent/skill.js';
 export { GOAL_ANCESTRY_HEADING, renderGoalAncestry } from './goals/goal-ancestry.js';
 export type { GoalAncestry } from './types/goal-ancestry.js';
+export { DEFAULT_REFLECTION_ATTEMPTS } from './reflection/reflection-config.js';
+export type { ReflectionLevel, ReflectionOptions, ReflectionSetting } from './reflection/reflection-config.js';
+export { ReflectionFailedError } from './reflection/reflection-failed-error.js';
+export type { Revision } from './reflection/reflection-pass.js';
+export type { WorkflowReflectionOptions } from './reflection/step-reflection.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';
 export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';
@@ -98,6 +103,8 @@ export type {
   ToolInvocationEvent,
   McpEvent,
   ApiErrorEvent,
+  ReflectionStartEvent,
+  ReflectionEndEvent,
   CacheHitEvent,
   CacheMissEvent,
 } from './types/events.js';

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
 import { describeValue } from '../util/describe.js';
+import type { ReflectionSetting } from '../reflection/reflection-config.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentHooks } from './hooks.js';
 import type { Skill } from './skill.js';
@@ -26,7 +27,8 @@ export interface AgentSettings {
   /** Reaches tools and MCP servers for this call only; process.env is never changed. */
   env?: Readonly<Record<string, string>>;
   enableCache?: boolean;
-  enableReflection?: boolean;
+  /** Reflect on a failed call and retry it with the revision (true, or `{ maxAttempts }`). */
+  enableReflection?: ReflectionSetting;
   /** Model requests per call before the tool loop gives up. */
   maxTurns?: number;
   structuredOutput?: StructuredOutputMode;

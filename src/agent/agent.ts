@@ -5,7 +5,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { Prompt } from '../prompt/prompt.js';
 import { describeValue } from '../util/describe.js';
 import { nextId } from '../util/ids.js';
-import { resolveSettings, validateSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
+import { AGENT_DEFAULTS, resolveSettings, validateSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
 import { CallTree } from './call-tree.js';
 import { cacheInterceptor } from './interceptors/cache-interceptor.js';
@@ -24,6 +24,9 @@ import { runModel } from './run-model.js';
 import { buildUserContent } from './request-plan.js';
 import { SystemPromptBuilder } from './system-prompt.js';
 import { ZERO_USAGE } from '../util/usage.js';
+import { reflectionAttempts } from '../reflection/reflection-config.js';
+import { guidanceAt } from '../reflection/guidance.js';
+import { reflectionInterceptor } from './interceptors/reflection-interceptor.js';
 import { currentScope } from '../core/scope.js';
 import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
@@ -43,8 +46,12 @@ export interface AgentConfig extends AgentSettings {
 /** What `agent.execute()` resolves to: the value and what the call took. */
 export type AgentResult<T> = PromptOutcome<T> & { readonly duration: number };
 
-// Tree outermost (a cache hit is still a node), then hooks, then the cache around the model.
-const pipeline: PromptHandler = composeInterceptors([treeInterceptor, hooksInterceptor, cacheInterceptor], runModel);
+// Tree outermost (a cache hit is still a node), then hooks, reflection (each retry is a fresh
+// attempt through the cache), then the cache around the model.
+const pipeline: PromptHandler = composeInterceptors(
+  [treeInterceptor, hooksInterceptor, reflectionInterceptor, cacheInterceptor],
+  runModel,
+);
 
 /**
  * Runs prompts against the Anthropic Messages API. Holds configuration only: every call's state
@@ -57,6 +64,7 @@ export class Agent {
   private cacheRef: Cache | undefined;
   private explicitAncestry: GoalAncestry | null;
   private readonly systemPrompt = new SystemPromptBuilder();
+  private reflectorRef: Agent | undefined;
 
   constructor(config: AgentConfig) {
     if (typeof config !== 'object' || config === null) {
@@ -98,6 +106,14 @@ export class Agent {
     return (await this.execute(prompt, overrides)).value;
   }
 
+  /**
+   * `prompt` with reflection on (unless the prompt turns it off): a failed attempt is critiqued
+   * and retried with the revision, up to the configured (or default) attempts.
+   */
+  async reflect<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
+    return this.prompt(prompt, { ...overrides, enableReflection: overrides?.enableReflection ?? this.config.enableReflection ?? true });
+  }
+
   /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */
   async execute<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<AgentResult<T>> {
     const call = this.prepare(prompt, overrides, undefined);
@@ -130,32 +146,55 @@ export class Agent {
     }
     if (overrides !== undefined) validateSettings(overrides, `overrides for agent "${this.name}"`);
     const settings = this.resolve(prompt, overrides);
+    reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
     const goalAncestry = this.goalAncestry();
-    const system = this.systemPrompt.build(settings, goalAncestry);
-    const plan: RequestPlan = {
-      model: settings.model,
-      system: system.text,
-      systemParam: system.param,
-      goalAncestry,
-      userContent: buildUserContent(prompt),
-      maxTokens: settings.maxTokens,
-      temperature: settings.temperature,
-      stop: settings.stop,
+    // Guidance from a workflow-level reflection on the step this call runs in (its retry).
+    const stepGuidance = guidanceAt(currentScope()?.node);
+    const planFor = (current: Prompt<T>, guidance: readonly string[]): RequestPlan => {
+      const system = this.systemPrompt.build(current.settings === prompt.settings ? settings : this.resolve(current, overrides), goalAncestry, guidance);
+      return {
+        model: settings.model,
+        system: system.text,
+        systemParam: system.param,
+        goalAncestry,
+        userContent: buildUserContent(current),
+        maxTokens: settings.maxTokens,
+        temperature: settings.temperature,
+        stop: settings.stop,
+      };
     };
     const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
-    return {
+    const shared = {
       agentName: this.name,
       promptId: prompt.id,
-      prompt,
       settings,
-      plan,
       client: this.client(),
       cache: settings.enableCache ? this.cache() : undefined,
       pricing: this.config.pricing,
       tree,
       meter: { usage: { ...ZERO_USAGE }, turns: 0 },
       onStream,
+      reflector: () => this.reflector(),
     };
+    // Each revision builds on the last: its rewritten request and all guidance so far.
+    const callFor = (current: Prompt<T>, guidance: readonly string[]): PromptCall<T> => ({
+      ...shared,
+      prompt: current,
+      plan: planFor(current, guidance),
+      revise: (revision) =>
+        callFor(revision.user === null ? current : current.withUser(revision.user), [...guidance, revision.guidance]),
+    });
+    return callFor(prompt, stepGuidance);
+  }
+
+  /** The agent that reflects on this agent's failed calls: same client and model, no tools. */
+  private reflector(): Agent {
+    return (this.reflectorRef ??= new Agent({
+      name: `${this.name} (reflection)`,
+      client: this.client(),
+      model: this.config.model ?? AGENT_DEFAULTS.model,
+      ...(this.config.pricing ? { pricing: this.config.pricing } : {}),
+    }));
   }
 
   private client(): Anthropic {

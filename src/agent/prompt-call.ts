@@ -1,6 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../goals/goal-ancestry.js';
+import type { Revision } from '../reflection/reflection-pass.js';
+import type { Agent } from './agent.js';
 import type { Cache } from '../cache/cache.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -61,6 +63,10 @@ export interface PromptCall<T> {
   readonly tree: CallTree;
   /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
   readonly meter: UsageMeter;
+  /** The agent that reflects on a failed attempt of this call. */
+  readonly reflector: () => Agent;
+  /** The same call with a reflection's revision applied: new user text, guidance in the system prompt. */
+  readonly revise: (revision: Revision) => PromptCall<T>;
   /** Set for `agent.stream()`: the loop streams each turn and reports events here. */
   readonly onStream: ((event: AgentStreamEvent<T>) => void) | undefined;
 }

@@ -70,8 +70,9 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
     usage = addUsage(usage, turnUsage);
-    call.meter.usage = usage;
-    call.meter.turns = turn;
+    // The meter spans the whole call, failed attempts and reflection retries included.
+    call.meter.usage = addUsage(call.meter.usage, turnUsage);
+    call.meter.turns += 1;
     call.onStream?.({ type: 'usage', usage: turnUsage, turn });
     messages.push({ role: 'assistant', content: response.content });
 

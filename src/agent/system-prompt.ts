@@ -2,6 +2,7 @@ import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messag
 import { renderGoalAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import { renderSkills } from './skill.js';
+import { renderGuidance } from '../reflection/guidance.js';
 
 /** The system prompt of one call: the text (for the cache key) and what is sent. */
 export interface SystemPrompt {
@@ -30,12 +31,19 @@ export class SystemPromptBuilder {
    * are left out with no heading or blank line. (Volatile sections, such as a live trajectory
    * state, are appended after these by later layers.)
    */
-  build(settings: ResolvedSettings, ancestry: GoalAncestry): SystemPrompt {
+  build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = []): SystemPrompt {
     const identity = [settings.system ?? '', renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
     const why = this.ancestrySection(ancestry);
-    if (why === '') return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity };
+    const lessons = renderGuidance(guidance);
+    if (why === '' && lessons === '') {
+      return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity };
+    }
     const blocks: TextBlockParam[] = identity === '' ? [] : [{ type: 'text', text: identity }];
-    blocks.push({ type: 'text', text: why, cache_control: { type: 'ephemeral' } });
+    if (why !== '') blocks.push({ type: 'text', text: why });
+    // The cache breakpoint goes on the last stable block; a retry's guidance is volatile, after it.
+    const lastStable = blocks[blocks.length - 1];
+    if (lastStable !== undefined) lastStable.cache_control = { type: 'ephemeral' };
+    if (lessons !== '') blocks.push({ type: 'text', text: lessons });
     return { text: blocks.map((block) => block.text).join('\n\n'), param: blocks };
   }
 

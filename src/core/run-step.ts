@@ -3,6 +3,7 @@ import { isRetryable } from '../errors/predicates.js';
 import { describeValue, errorMessage } from '../util/describe.js';
 import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
+import { reflectOnStep } from '../reflection/step-reflection.js';
 import { recordFailure } from './failure.js';
 import { runInScope, type Scope } from './scope.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
@@ -130,6 +131,16 @@ async function stepFailed<R>(
       return attempt(scope, options, body, n + 1);
     } catch (aborted) {
       thrown = aborted;
+    }
+  }
+  if (delayMs === undefined) {
+    try {
+      if (await reflectOnStep(workflow, scope, thrown, n)) {
+        workflow.emit(node, { type: 'stepRetry', name, attempt: n, delayMs: 0, error: serializeError(thrown) });
+        return attempt(scope, options, body, n + 1);
+      }
+    } catch (reflectionFailure) {
+      thrown = reflectionFailure;
     }
   }
   const error = recordFailure(workflow, node, thrown, `Step "${name}" of workflow "${workflow.name}"`);

@@ -114,6 +114,15 @@ export class TreeNode implements WorkflowNode {
     this.record().state = state;
   }
 
+  /** Guidance a workflow-level reflection left for the retry of this step. */
+  get guidance(): readonly string[] {
+    return this.history?.guidance ?? NONE;
+  }
+
+  addGuidance(text: string): void {
+    (this.record().guidance ??= []).push(text);
+  }
+
   get usage(): TokenUsage | null {
     return this.history?.usage ?? null;
   }
@@ -157,6 +166,7 @@ export class TreeNode implements WorkflowNode {
     return (this.history ??= {
       state: null,
       usage: null,
+      guidance: null,
       firstEvent: null,
       secondEvent: null,
       laterEvents: null,
@@ -245,6 +255,7 @@ export class TreeNode implements WorkflowNode {
 interface NodeHistory {
   state: StateSnapshot | null;
   usage: TokenUsage | null;
+  guidance: string[] | null;
   firstEvent: WorkflowEvent | null;
   secondEvent: WorkflowEvent | null;
   laterEvents: RingBuffer<WorkflowEvent> | null;

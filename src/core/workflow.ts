@@ -13,6 +13,7 @@ import { nextEventId, nextId } from '../util/ids.js';
 import { toJsonSafe } from '../util/json-safe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
+import type { WorkflowReflectionOptions } from '../reflection/step-reflection.js';
 import { WorkflowLogger } from './logger.js';
 import { ObserverHub } from './observer-hub.js';
 import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
@@ -33,6 +34,11 @@ export interface WorkflowConfig {
   mission?: string;
   project?: string;
   goal?: string;
+  /**
+   * Reflect on a failed step and run it again with the revision (`true`, or options with the
+   * reflecting `agent` and `maxAttempts`). The guidance reaches the agent calls of the retry.
+   */
+  enableReflection?: boolean | WorkflowReflectionOptions;
   /** Default for concurrent `@Task`s of this workflow; off means first error wins. */
   errorMergeStrategy?: ErrorMergeStrategy;
   /** Time source for timestamps, durations and retry backoff. Children inherit it. */

@@ -49,6 +49,11 @@ export class Prompt<T = unknown> {
     Object.freeze(this);
   }
 
+  /** A new prompt with the user message replaced (everything else kept). */
+  withUser(user: string): Prompt<T> {
+    return new Prompt<T>({ ...this.settings, user, name: this.name, data: this.data, responseFormat: this.responseFormat });
+  }
+
   /** A new prompt with `data` replaced (everything else kept). */
   withData(data: Readonly<Record<string, unknown>>): Prompt<T> {
     return new Prompt<T>({ ...this.settings, user: this.user, name: this.name, data, responseFormat: this.responseFormat });

@@ -158,6 +158,24 @@ export interface CacheMissEvent extends EventBase {
   readonly reason: 'absent' | 'invalid';
 }
 
+/** A reflection pass started on a failed attempt (level: where reflection was enabled). */
+export interface ReflectionStartEvent extends EventBase {
+  readonly type: 'reflectionStart';
+  readonly level: 'prompt' | 'agent' | 'workflow';
+  readonly attempt: number;
+  readonly error: SerializedError;
+}
+/** A reflection pass ended: its critique and the revision applied to the next attempt, or why it failed. */
+export interface ReflectionEndEvent extends EventBase {
+  readonly type: 'reflectionEnd';
+  readonly level: 'prompt' | 'agent' | 'workflow';
+  readonly attempt: number;
+  readonly status: WorkflowStatus;
+  readonly critique?: string;
+  readonly revision?: { readonly user: string | null; readonly guidance: string };
+  readonly error?: SerializedError;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -178,6 +196,8 @@ export type WorkflowEvent =
   | ToolInvocationEvent
   | McpEvent
   | ApiErrorEvent
+  | ReflectionStartEvent
+  | ReflectionEndEvent
   | CacheHitEvent
   | CacheMissEvent;
 

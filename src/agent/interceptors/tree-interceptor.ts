@@ -10,7 +10,9 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
   const ancestry = call.plan.goalAncestry;
   tree.emit({ type: 'agentPromptStart', ...base, ...(Object.keys(ancestry).length > 0 ? { goalAncestry: ancestry } : {}) });
   try {
-    const outcome = await next(call);
+    const last = await next(call);
+    // Usage and turns of the whole call: every attempt, not only the one that succeeded.
+    const outcome = last.cached ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
     if (tree.node) tree.node.usage = outcome.usage;
     tree.finish('completed');
     tree.emit({

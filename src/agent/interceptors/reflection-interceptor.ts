@@ -1,0 +1,32 @@
+import { isRetryable } from '../../errors/predicates.js';
+import { reflectionAttempts, type ReflectionLevel } from '../../reflection/reflection-config.js';
+import { ReflectionFailedError } from '../../reflection/reflection-failed-error.js';
+import { reflect } from '../../reflection/reflection-pass.js';
+import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
+
+/**
+ * Prompt- and agent-level reflection: when an attempt fails with an error a retry could fix, a
+ * reflection pass critiques it and the revision (rewritten request, guidance in the system
+ * prompt) is what the next attempt sends. Bounded by `maxAttempts`; auth and invalid-request
+ * errors, and a reflection pass that itself fails, end it.
+ */
+export const reflectionInterceptor: PromptInterceptor = async (call, next) => {
+  const level: ReflectionLevel = call.prompt.settings.enableReflection !== undefined ? 'prompt' : 'agent';
+  const attempts = reflectionAttempts(call.settings.enableReflection, `${level} of agent "${call.agentName}"`);
+  if (attempts <= 1) return next(call);
+  let current = call;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await next(current);
+    } catch (error) {
+      if (attempt >= attempts || !isRetryable(error) || error instanceof ReflectionFailedError) throw error;
+      const revision = await reflect(call.reflector(), { level, attempt, task: describeTask(current), error });
+      current = current.revise(revision);
+    }
+  }
+};
+
+function describeTask<T>(call: PromptCall<T>): string {
+  const system = call.plan.system === undefined ? '' : `<system>\n${call.plan.system}\n</system>\n\n`;
+  return `${system}<request>\n${call.plan.userContent}\n</request>`;
+}

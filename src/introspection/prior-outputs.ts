@@ -1,0 +1,123 @@
+import type { WorkflowEvent } from '../types/events.js';
+import type { WorkflowNode } from '../types/node.js';
+import type { Caller } from './caller.js';
+
+/** `workflow`: the calling agent's workflow (and the workflows inside it); `run`: the whole tree. */
+export type PriorOutputScope = 'workflow' | 'run';
+
+/** One finished piece of earlier work, taken from the event that ended it. */
+export type PriorOutput =
+  | { kind: 'step' | 'task' | 'workflow'; at: number; nodeId: string; name: string; status: string; durationMs?: number; error?: string }
+  | { kind: 'stateSnapshot'; at: number; nodeId: string; workflow: string; state: unknown }
+  | {
+      kind: 'agentPrompt';
+      at: number;
+      nodeId: string;
+      name: string;
+      agentName: string;
+      status: string;
+      turns: number;
+      cached: boolean;
+      stopReason: string | null;
+      output?: unknown;
+      error?: string;
+    }
+  | { kind: 'toolCall' | 'mcpCall'; at: number; nodeId: string; toolName: string; input: unknown; output: string | undefined; isError: boolean; server?: string; blockedReason?: string };
+
+export interface PriorOutputs {
+  scope: PriorOutputScope;
+  /** How many entries there were before `limit` applied. */
+  total: number;
+  /** Most recent first. */
+  entries: PriorOutput[];
+}
+
+/**
+ * Earlier results in the caller's workflow (or run), most recent first: ended steps, tasks,
+ * workflows and agent calls, tool results and state snapshots, read from the events already in
+ * the tree (so only what the tree holds, redacted as it is). The calling agent call itself is left
+ * out: its own tool results are already in its conversation.
+ */
+export function priorOutputs(caller: Caller, scope: PriorOutputScope, limit: number): PriorOutputs {
+  const start = scope === 'run' ? caller.root.node : caller.workflow.node;
+  const found: Array<{ order: number; entry: PriorOutput }> = [];
+  const stack: WorkflowNode[] = [start];
+  while (stack.length > 0) {
+    const node = stack.pop() as WorkflowNode;
+    if (node === caller.call) continue;
+    for (const event of node.events) {
+      const entry = entryOf(node, event);
+      if (entry !== undefined) found.push({ order: event.id, entry });
+    }
+    stack.push(...node.children);
+  }
+  // Event ids are one process-wide sequence: a total order even when timestamps tie.
+  found.sort((a, b) => b.order - a.order);
+  return { scope, total: found.length, entries: found.slice(0, limit).map((item) => item.entry) };
+}
+
+function entryOf(node: WorkflowNode, event: WorkflowEvent): PriorOutput | undefined {
+  const base = { at: event.timestamp, nodeId: node.id };
+  switch (event.type) {
+    case 'stepEnd':
+    case 'taskEnd':
+    case 'workflowEnd': {
+      const kind = event.type === 'stepEnd' ? 'step' : event.type === 'taskEnd' ? 'task' : 'workflow';
+      const entry: PriorOutput = { kind, ...base, name: event.name, status: event.status };
+      if (event.duration !== undefined) entry.durationMs = event.duration;
+      if (event.status === 'failed') {
+        const error = errorOf(node);
+        if (error !== undefined) entry.error = error;
+      }
+      return entry;
+    }
+    case 'stateSnapshot':
+      return { kind: 'stateSnapshot', ...base, workflow: node.name, state: event.state };
+    case 'agentPromptEnd': {
+      const entry: PriorOutput = {
+        kind: 'agentPrompt',
+        ...base,
+        name: node.name,
+        agentName: event.agentName,
+        status: event.status,
+        turns: event.turns,
+        cached: event.cached,
+        stopReason: event.stopReason,
+      };
+      // The answer itself, once the agent layer records it on the event (see the introspection notes).
+      if ('output' in event) entry.output = event.output;
+      if (event.error !== undefined) entry.error = event.error.message;
+      return entry;
+    }
+    case 'toolInvocation': {
+      const entry: PriorOutput = {
+        kind: 'toolCall',
+        ...base,
+        toolName: event.toolName,
+        input: event.input,
+        output: event.output,
+        isError: event.isError,
+      };
+      if (event.blockedReason !== undefined) entry.blockedReason = event.blockedReason;
+      return entry;
+    }
+    case 'mcpEvent':
+      if (event.phase !== 'call') return undefined;
+      return {
+        kind: 'mcpCall',
+        ...base,
+        server: event.server,
+        toolName: event.toolName ?? '(unknown)',
+        input: event.input,
+        output: event.output,
+        isError: event.isError === true,
+      };
+    default:
+      return undefined;
+  }
+}
+
+function errorOf(node: WorkflowNode): string | undefined {
+  for (const event of node.events) if (event.type === 'error') return event.error.message;
+  return undefined;
+}

@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Agent } from '../agent/agent.js';
+import { CallTree } from '../agent/call-tree.js';
+import { StructuredOutputError } from '../agent/agent-errors.js';
+import { createPrompt } from '../prompt/prompt.js';
+import { errorMessage } from '../util/describe.js';
+import { serializeError } from '../util/serialize-error.js';
+import type { ReflectionLevel } from './reflection-config.js';
+import { ReflectionFailedError } from './reflection-failed-error.js';
+
+/** What a reflection pass decided: why the attempt failed and what to change for the next one. */
+export interface Revision {
+  readonly critique: string;
+  /** A rewritten user message, or null to keep it. */
+  readonly user: string | null;
+  /** Guidance added to the system prompt of the retry. */
+  readonly guidance: string;
+}
+
+/** What the reflecting model is shown about the failed attempt. */
+export interface FailedAttempt {
+  readonly level: ReflectionLevel;
+  readonly attempt: number;
+  /** The task as it was asked (user message, data, system) or the failed step's name. */
+  readonly task: string;
+  readonly error: unknown;
+}
+
+const RevisionSchema = z.object({
+  critique: z.string().describe('What went wrong in the failed attempt, and why, in two or three sentences.'),
+  revisedUser: z
+    .string()
+    .nullable()
+    .describe('A clearer version of the request for the next attempt, or null to keep the original.'),
+  guidance: z.string().describe('Concrete instructions for the next attempt that avoid the same failure.'),
+});
+
+const REFLECTOR_SYSTEM = [
+  'You review an attempt that failed and plan the next one.',
+  'Read the task and the failure. Name the cause plainly; do not apologise or repeat the task.',
+  'Then give guidance the next attempt can follow directly, and rewrite the request only if its',
+  'wording caused the failure. Answer in the requested JSON shape.',
+].join(' ');
+
+/**
+ * One reflection pass: a `reflection` node (with `reflectionStart`/`reflectionEnd`) under the
+ * current node, and inside it the reflecting agent's own call. A pass that fails is recorded
+ * and rethrown with the original failure as its cause.
+ */
+export async function reflect(reflector: Agent, failed: FailedAttempt): Promise<Revision> {
+  const tree = CallTree.open('reflection', `reflect on attempt ${failed.attempt} (${failed.level})`);
+  tree.emit({ type: 'reflectionStart', level: failed.level, attempt: failed.attempt, error: serializeError(failed.error) });
+  try {
+    const prompt = createPrompt({
+      name: 'reflection',
+      system: REFLECTOR_SYSTEM,
+      user: `The attempt below failed. Explain why and say what to change.\n\n${failed.task}\n\n<failure>\n${describeFailure(failed.error)}\n</failure>`,
+      responseFormat: RevisionSchema,
+      enableReflection: false,
+      enableCache: false,
+      tools: [],
+      mcps: [],
+    });
+    const answer = await tree.run(() => reflector.prompt(prompt));
+    const revision: Revision = { critique: answer.critique, user: answer.revisedUser, guidance: answer.guidance };
+    tree.finish('completed');
+    tree.emit({ type: 'reflectionEnd', level: failed.level, attempt: failed.attempt, status: 'completed', critique: revision.critique, revision: { user: revision.user, guidance: revision.guidance } });
+    return revision;
+  } catch (error) {
+    tree.finish('failed');
+    tree.emit({ type: 'reflectionEnd', level: failed.level, attempt: failed.attempt, status: 'failed', error: serializeError(error) });
+    throw new ReflectionFailedError(failed.level, failed.attempt, failed.error, error);
+  }
+}
+
+
+function describeFailure(error: unknown): string {
+  const lines = [errorMessage(error)];
+  if (error instanceof StructuredOutputError) {
+    for (const issue of error.issues) lines.push(`- ${issue.path || '(root)'}: ${issue.message}`);
+    if (typeof error.raw === 'string') lines.push(`The answer was: ${error.raw.slice(0, 2_000)}`);
+  }
+  return lines.join('\n');
+}

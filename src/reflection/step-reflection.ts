@@ -1,0 +1,50 @@
+import { Agent } from '../agent/agent.js';
+import { runInScope, type Scope } from '../core/scope.js';
+import type { TreeNode } from '../core/tree-node.js';
+import type { Workflow } from '../core/workflow.js';
+import { isRetryable } from '../errors/predicates.js';
+import { reflectionAttempts, type ReflectionOptions } from './reflection-config.js';
+import { ReflectionFailedError } from './reflection-failed-error.js';
+import { reflect } from './reflection-pass.js';
+
+/** `enableReflection` on a workflow: the options plus the agent that does the reflecting. */
+export interface WorkflowReflectionOptions extends ReflectionOptions {
+  /** Who reflects on failed steps (default: an agent with the default client and model). */
+  agent?: Agent;
+}
+
+const defaultReflectors = new WeakMap<Workflow, Agent>();
+
+/**
+ * Workflow-level reflection on a failed step: a reflection pass under the step, whose guidance
+ * is left on the step node for the agent calls of the retry. Resolves true when the step should
+ * be retried, false when reflection is off, spent, or cannot help (the error is not retryable).
+ * A pass that itself fails is thrown as a ReflectionFailedError.
+ */
+export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
+  const setting = workflow.config.enableReflection;
+  const attempts = reflectionAttempts(setting, `workflow "${workflow.name}"`);
+  const node = scope.node as TreeNode;
+  if (attempts <= 1 || node.guidance.length >= attempts - 1) return false;
+  if (workflow.isCancelled || !isRetryable(error) || error instanceof ReflectionFailedError) return false;
+  const reflector = (typeof setting === 'object' ? setting.agent : undefined) ?? defaultReflector(workflow);
+  const revision = await runInScope(scope, () =>
+    reflect(reflector, {
+      level: 'workflow',
+      attempt,
+      task: `Step "${node.name}" of workflow "${workflow.name}" failed and will be run again.`,
+      error,
+    }),
+  );
+  node.addGuidance(revision.guidance);
+  return true;
+}
+
+function defaultReflector(workflow: Workflow): Agent {
+  let agent = defaultReflectors.get(workflow);
+  if (agent === undefined) {
+    agent = new Agent({ name: `${workflow.name} (reflection)` });
+    defaultReflectors.set(workflow, agent);
+  }
+  return agent;
+}
