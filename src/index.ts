@@ -104,6 +104,7 @@ export type {
   McpEvent,
   ApiErrorEvent,
   ReflectionStartEvent,
+  PromptReplacedEvent,
   ReflectionEndEvent,
   CacheHitEvent,
   CacheMissEvent,

@@ -184,6 +184,19 @@ export class TreeNode implements WorkflowNode {
     if (list.length > max + Math.max(16, max >> 2)) this.pruneFinished(list, max);
   }
 
+  /** Puts `replacement` where `original` was and hangs `original` beneath it (shown as replaced). */
+  replaceChild(original: TreeNode, replacement: TreeNode): void {
+    const list = this.childList;
+    if (list === null) return;
+    const at = list.indexOf(original);
+    const from = list.indexOf(replacement);
+    if (at < 0) return;
+    if (from >= 0) list.splice(from, 1);
+    list.splice(list.indexOf(original), 1, replacement);
+    replacement.parent = this;
+    replacement.addChild(original);
+  }
+
   removeChild(child: TreeNode): void {
     const list = this.childList;
     const index = list ? list.indexOf(child) : -1;

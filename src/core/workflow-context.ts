@@ -4,6 +4,10 @@ import { EventTree } from './event-tree.js';
 import type { WorkflowLogger } from './logger.js';
 import { runStep, validateStepOptions, type StepOptions } from './run-step.js';
 import { Workflow } from './workflow.js';
+import type { Agent } from '../agent/agent.js';
+import type { Prompt } from '../prompt/prompt.js';
+import { guidanceAt } from '../reflection/guidance.js';
+import { currentScope, runInScope } from './scope.js';
 
 /** What a functional workflow's executor receives. */
 export interface WorkflowContext {
@@ -18,6 +22,15 @@ export interface WorkflowContext {
   step<R>(name: string, fn: () => R | Promise<R>, options?: Omit<StepOptions, 'name'>): Promise<Awaited<R>>;
   /** Attaches `child` under the current node (if it is not already a child) and runs it. */
   spawnWorkflow<R>(child: Workflow<R>): Promise<R>;
+  /** The value of the last agent call that succeeded in this workflow (after any replacement). */
+  readonly lastPromptResult: unknown;
+  /**
+   * Asks again with `prompt` and puts the new call where the last one was: the old node hangs
+   * beneath the new one (a replacement, not a fork), and `lastPromptResult` is the new value.
+   */
+  replaceLastPromptResult<T>(prompt: Prompt<T>, agent: Agent): Promise<T>;
+  /** Guidance a workflow-level reflection left for the step running now (empty on a first attempt). */
+  readonly reflection: { readonly guidance: readonly string[] };
 }
 
 export function createContext(workflow: Workflow): WorkflowContext {
@@ -42,6 +55,29 @@ export function createContext(workflow: Workflow): WorkflowContext {
       }
       validateStepOptions(options, name);
       return runStep(workflow, name, options, fn);
+    },
+    get lastPromptResult() {
+      return workflow.lastPromptCall?.value;
+    },
+    get reflection() {
+      return { guidance: guidanceAt(currentScope()?.node) };
+    },
+    async replaceLastPromptResult<T>(prompt: Prompt<T>, agent: Agent): Promise<T> {
+      const last = workflow.lastPromptCall;
+      const parent = last?.node.parent;
+      if (last === undefined || parent === null || parent === undefined) {
+        throw new UsageError(
+          `replaceLastPromptResult: workflow "${workflow.name}" has no earlier agent result to replace; call an agent first.`,
+        );
+      }
+      // The new call mounts beside the old one, then takes its place.
+      const value = await runInScope({ workflow, node: parent }, () => agent.prompt(prompt));
+      const replacement = workflow.lastPromptCall?.node;
+      if (replacement !== undefined && replacement !== last.node) {
+        parent.replaceChild(last.node, replacement);
+        workflow.emit(replacement, { type: 'promptReplaced', replacedNodeId: last.node.id });
+      }
+      return value;
     },
     async spawnWorkflow(child) {
       if (!(child instanceof Workflow)) {

@@ -74,6 +74,8 @@ export class Workflow<T = unknown> {
   private abort: AbortController | null = null;
   private cancelReason: string | undefined;
   private activeWork = 0;
+  /** @internal The last agent call that succeeded inside this workflow (for replaceLastPromptResult). */
+  lastPromptCall: { node: TreeNode; value: unknown } | undefined = undefined;
   private idleWaiters: Array<() => void> | null = null;
 
   constructor(name?: string, parent?: Workflow);

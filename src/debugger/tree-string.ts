@@ -90,6 +90,7 @@ function notesOf(node: WorkflowNode): string {
     if (event.type === 'agentPromptStart') model = event.model;
     else if (event.type === 'apiError') apiErrors += 1;
     else if (event.type === 'cacheHit') cache = '(cache hit)';
+    else if (event.type === 'promptReplaced') cache = '(replaces the answer below)';
     else if (event.type === 'stepEnd') attempts = event.attempts;
   }
   const notes: string[] = [];

@@ -176,6 +176,13 @@ export interface ReflectionEndEvent extends EventBase {
   readonly error?: SerializedError;
 }
 
+/** An agent call's result was replaced by a new call (`ctx.replaceLastPromptResult`). */
+export interface PromptReplacedEvent extends EventBase {
+  readonly type: 'promptReplaced';
+  /** The earlier agent-prompt node, now beneath this one. */
+  readonly replacedNodeId: string;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -196,6 +203,7 @@ export type WorkflowEvent =
   | ToolInvocationEvent
   | McpEvent
   | ApiErrorEvent
+  | PromptReplacedEvent
   | ReflectionStartEvent
   | ReflectionEndEvent
   | CacheHitEvent

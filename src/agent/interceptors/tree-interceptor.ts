@@ -14,6 +14,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     // Usage and turns of the whole call: every attempt, not only the one that succeeded.
     const outcome = last.cached ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
     if (tree.node) tree.node.usage = outcome.usage;
+    if (tree.workflow && tree.node) tree.workflow.lastPromptCall = { node: tree.node, value: outcome.value };
     tree.finish('completed');
     tree.emit({
       type: 'agentPromptEnd',
