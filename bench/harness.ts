@@ -138,6 +138,12 @@ export function fmtNs(ns: number): string {
   return `${ns < 100 ? fixed1(ns) : int(ns)} ns`;
 }
 
+/** Microseconds with one decimal below 100 µs (for per-call costs in the µs range). */
+export function fmtUs(ns: number): string {
+  const us = ns / 1000;
+  return `${us < 100 ? fixed1(us) : int(us)} µs`;
+}
+
 export function fmtMs(ns: number): string {
   return `${fixed2(ns / 1e6)} ms`;
 }

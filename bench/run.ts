@@ -8,6 +8,8 @@ import { baselineW1, runW1 } from './w1-sequential-steps.js';
 import { baselineW2, runW2 } from './w2-concurrent-children.js';
 import { baselineW3, runW3 } from './w3-event-depth.js';
 import { runW4 } from './w4-cache-key.js';
+import { runW5 } from './w5-cache-hit.js';
+import { runW6 } from './w6-agent-overhead.js';
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
@@ -32,5 +34,7 @@ await runW1(b1);
 await runW2(b2);
 await runW3(b3);
 await runW4();
+await runW5();
+await runW6();
 
 console.log(`\ntotal bench time ${(elapsedNs(start) / 1e9).toFixed(1)} s, load average at end: ${load()}`);

@@ -1,7 +1,17 @@
 import type { Prompt } from '../prompt/prompt.js';
 
+// Prompts are immutable, so their user message is built once.
+const contents = new WeakMap<Prompt<unknown>, string>();
+
 /** The user message: the prompt's text, then its data as JSON when there is any. */
 export function buildUserContent(prompt: Prompt<unknown>): string {
-  if (Object.keys(prompt.data).length === 0) return prompt.user;
-  return `${prompt.user}\n\n<data>\n${JSON.stringify(prompt.data, null, 2)}\n</data>`;
+  let content = contents.get(prompt);
+  if (content === undefined) {
+    content =
+      Object.keys(prompt.data).length === 0
+        ? prompt.user
+        : `${prompt.user}\n\n<data>\n${JSON.stringify(prompt.data, null, 2)}\n</data>`;
+    contents.set(prompt, content);
+  }
+  return content;
 }

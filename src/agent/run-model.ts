@@ -115,7 +115,11 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
 /** One model request; streamed turn by turn for `agent.stream()`. */
 async function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
   const signal = call.tree.signal;
-  const options = { middleware: [attemptReporter(call)], ...(signal ? { signal } : {}) };
+  // Outside a workflow there is nobody to report attempts to, so the SDK keeps its fast path.
+  const options = {
+    ...(call.tree.workflow !== undefined ? { middleware: [attemptReporter(call)] } : {}),
+    ...(signal ? { signal } : {}),
+  };
   if (call.onStream === undefined) return call.client.messages.create(params, options);
   const stream = call.client.messages.stream(params, options);
   const onStream = call.onStream;

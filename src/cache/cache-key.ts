@@ -29,9 +29,33 @@ export interface CacheKeyInput {
  * Throws a UsageError naming the path when the input holds something that is not JSON data.
  */
 export function cacheKey(input: CacheKeyInput, namespace = 'gs'): string {
-  const request = { ...input, responseSchema: schemaHash(input.responseSchema) };
-  const digest = createHash('sha256').update(canonicalJson(request)).digest('hex');
+  const { data, ...rest } = input;
+  const request = { ...rest, responseSchema: schemaHash(input.responseSchema) };
+  const digest = createHash('sha256')
+    .update(canonicalJson(request))
+    .update('\n')
+    .update(canonicalData(data))
+    .digest('hex');
   return `${cacheKeyPrefix(namespace)}${digest}`;
+}
+
+// A prompt's data is deep-frozen, so its canonical text is computed once per data object.
+// (Callers passing their own frozen objects must freeze them deeply too.)
+const frozenData = new WeakMap<object, string>();
+
+function canonicalData(data: unknown): string {
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return wrapped(data);
+  let text = frozenData.get(data);
+  if (text === undefined) {
+    text = wrapped(data);
+    frozenData.set(data, text);
+  }
+  return text;
+}
+
+/** Serialised under its field name, so an error names the path as `$.data...`. */
+function wrapped(data: unknown): string {
+  return canonicalJson({ data });
 }
 
 /**

@@ -11,10 +11,68 @@ import { UsageError } from '../errors/groundswell-error.js';
  * numbers, and Map/Set (which `JSON.stringify` turns into `{}`, so different maps would collide).
  */
 export function canonicalJson(value: unknown): string {
-  const out = write(value, '$', new Set<object>(), '');
+  // Fast pass without path bookkeeping; only when it finds something that is not JSON does the
+  // slow pass run again to name the path in the error.
+  let out: string | undefined;
+  try {
+    out = fast(value, new Set<object>(), '');
+  } catch (error) {
+    if (error !== NOT_JSON) throw error;
+    out = write(value, '$', new Set<object>(), '');
+  }
   // Only a bare top-level `undefined` reaches here as undefined: it has no JSON text at all.
   if (out === undefined) throw notJson('undefined', '$');
   return out;
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/** `write` without paths: throws NOT_JSON where `write` would throw its descriptive error. */
+function fast(value: unknown, ancestors: Set<object>, key: string): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_JSON;
+      return String(value);
+    case 'undefined':
+      return undefined;
+    case 'bigint':
+    case 'symbol':
+    case 'function':
+      throw NOT_JSON;
+  }
+  if (value === null) return 'null';
+  const obj = value as object;
+  if (ancestors.has(obj)) throw NOT_JSON;
+  const toJSON: unknown = (obj as { toJSON?: unknown }).toJSON;
+  ancestors.add(obj);
+  try {
+    if (typeof toJSON === 'function') return fast(toJSON.call(obj, key), ancestors, key);
+    if (obj instanceof Map || obj instanceof Set) throw NOT_JSON;
+    if (Array.isArray(obj)) {
+      let text = '[';
+      for (let i = 0; i < obj.length; i += 1) {
+        if (i > 0) text += ',';
+        text += fast(obj[i], ancestors, String(i)) ?? 'null';
+      }
+      return `${text}]`;
+    }
+    const record = obj as Record<string, unknown>;
+    let text = '{';
+    let first = true;
+    for (const k of Object.keys(record).sort()) {
+      const item = fast(record[k], ancestors, k);
+      if (item === undefined) continue;
+      text += `${first ? '' : ','}${JSON.stringify(k)}:${item}`;
+      first = false;
+    }
+    return `${text}}`;
+  } finally {
+    ancestors.delete(obj);
+  }
 }
 
 /** Returns undefined for a value JSON omits (an `undefined` property); the caller drops it. */

@@ -177,8 +177,10 @@ function currentNode(caller: Caller): unknown {
   return {
     call: summarize(call, now),
     toolCallId: caller.node === call ? null : caller.node.id,
-    parent: parent === null ? null : summarize(parent, now),
     step: step === undefined ? null : summarize(step, now),
+    // Only when the call does not hang directly under its step: a call in a workflow body, or a
+    // spawned call under another call's tool node.
+    ...(parent !== null && parent !== step ? { parent: summarize(parent, now) } : {}),
     workflow: workflowView(caller.workflow, now),
     root: { id: root.id, name: root.name, status: root.status },
     depth: ancestorsOf(call).length,

@@ -13,8 +13,9 @@ export interface NodeSummary {
   name: string;
   status: WorkflowStatus;
   workflowId: string;
-  startTime?: number;
-  endTime?: number;
+  /** ISO times: easier for a model to read than epoch milliseconds. */
+  startedAt?: string;
+  endedAt?: string;
   durationMs?: number;
   /** For a node still running: time since it started. */
   elapsedMs?: number;
@@ -46,10 +47,10 @@ export function summarize(node: WorkflowNode, now: number): NodeSummary {
     workflowId: node.workflowId,
     children: node.children.length + node.dropped.children,
   };
-  if (node.startTime !== undefined) out.startTime = node.startTime;
-  if (node.endTime !== undefined) out.endTime = node.endTime;
-  if (node.duration !== undefined) out.durationMs = node.duration;
-  if (node.status === 'running' && node.startTime !== undefined) out.elapsedMs = Math.max(0, now - node.startTime);
+  if (node.startTime !== undefined) out.startedAt = isoTime(node.startTime);
+  if (node.endTime !== undefined) out.endedAt = isoTime(node.endTime);
+  if (node.duration !== undefined) out.durationMs = roundMs(node.duration);
+  if (node.status === 'running' && node.startTime !== undefined) out.elapsedMs = roundMs(Math.max(0, now - node.startTime));
   if (node.kind === 'agentPrompt') {
     const start = node.events.find((event) => event.type === 'agentPromptStart');
     if (start !== undefined && start.type === 'agentPromptStart') {
@@ -99,4 +100,15 @@ export function nearestStep(node: WorkflowNode): WorkflowNode | undefined {
     if (n.kind === 'step' || n.kind === 'task') return n;
   }
   return undefined;
+}
+
+/** An epoch-ms time as ISO text; a clock that is not epoch-based still gives valid text. */
+export function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+/** Milliseconds to 0.01: sub-microsecond digits are noise to a reader. */
+export function roundMs(ms: number): number {
+  return Math.round(ms * 100) / 100;
 }

@@ -1,17 +1,18 @@
 import type { WorkflowEvent } from '../types/events.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { Caller } from './caller.js';
+import { isoTime, roundMs } from './node-view.js';
 
 /** `workflow`: the calling agent's workflow (and the workflows inside it); `run`: the whole tree. */
 export type PriorOutputScope = 'workflow' | 'run';
 
 /** One finished piece of earlier work, taken from the event that ended it. */
 export type PriorOutput =
-  | { kind: 'step' | 'task' | 'workflow'; at: number; nodeId: string; name: string; status: string; durationMs?: number; error?: string }
-  | { kind: 'stateSnapshot'; at: number; nodeId: string; workflow: string; state: unknown }
+  | { kind: 'step' | 'task' | 'workflow'; at: string; nodeId: string; name: string; status: string; durationMs?: number; error?: string }
+  | { kind: 'stateSnapshot'; at: string; nodeId: string; workflow: string; state: unknown }
   | {
       kind: 'agentPrompt';
-      at: number;
+      at: string;
       nodeId: string;
       name: string;
       agentName: string;
@@ -22,7 +23,7 @@ export type PriorOutput =
       output?: unknown;
       error?: string;
     }
-  | { kind: 'toolCall' | 'mcpCall'; at: number; nodeId: string; toolName: string; input: unknown; output: string | undefined; isError: boolean; server?: string; blockedReason?: string };
+  | { kind: 'toolCall' | 'mcpCall'; at: string; nodeId: string; toolName: string; input: unknown; output: string | undefined; isError: boolean; server?: string; blockedReason?: string };
 
 export interface PriorOutputs {
   scope: PriorOutputScope;
@@ -40,31 +41,31 @@ export interface PriorOutputs {
  */
 export function priorOutputs(caller: Caller, scope: PriorOutputScope, limit: number): PriorOutputs {
   const start = scope === 'run' ? caller.root.node : caller.workflow.node;
-  const found: Array<{ order: number; entry: PriorOutput }> = [];
+  const found: Array<{ time: number; order: number; entry: PriorOutput }> = [];
   const stack: WorkflowNode[] = [start];
   while (stack.length > 0) {
     const node = stack.pop() as WorkflowNode;
     if (node === caller.call) continue;
     for (const event of node.events) {
       const entry = entryOf(node, event);
-      if (entry !== undefined) found.push({ order: event.id, entry });
+      if (entry !== undefined) found.push({ time: event.timestamp, order: event.id, entry });
     }
     stack.push(...node.children);
   }
-  // Event ids are one process-wide sequence: a total order even when timestamps tie.
-  found.sort((a, b) => b.order - a.order);
+  // By time; event ids (one process-wide sequence) break ties, e.g. under a coarse or fake clock.
+  found.sort((a, b) => b.time - a.time || b.order - a.order);
   return { scope, total: found.length, entries: found.slice(0, limit).map((item) => item.entry) };
 }
 
 function entryOf(node: WorkflowNode, event: WorkflowEvent): PriorOutput | undefined {
-  const base = { at: event.timestamp, nodeId: node.id };
+  const base = { at: isoTime(event.timestamp), nodeId: node.id };
   switch (event.type) {
     case 'stepEnd':
     case 'taskEnd':
     case 'workflowEnd': {
       const kind = event.type === 'stepEnd' ? 'step' : event.type === 'taskEnd' ? 'task' : 'workflow';
       const entry: PriorOutput = { kind, ...base, name: event.name, status: event.status };
-      if (event.duration !== undefined) entry.durationMs = event.duration;
+      if (event.duration !== undefined) entry.durationMs = roundMs(event.duration);
       if (event.status === 'failed') {
         const error = errorOf(node);
         if (error !== undefined) entry.error = error;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { Workflow } from '../core/workflow.js';
+import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue, errorMessage } from '../util/describe.js';
 import { toJsonSafe } from '../util/json-safe.js';
 import type { Caller } from './caller.js';
@@ -10,12 +11,27 @@ import { reserveSpawn, type SpawnLimits } from './spawn-limits.js';
 /** Builds a fresh workflow for one spawn request, from the model's `input`. */
 export type WorkflowFactory = (input: unknown) => Workflow | Promise<Workflow>;
 
-/** A registered workflow with a description for the model and, optionally, a schema for its input. */
-export interface SpawnableWorkflow {
-  create: WorkflowFactory;
+/**
+ * A registered workflow with a description for the model and, optionally, a zod schema the model's
+ * input must pass before `create` sees it (an invalid one is a tool error). Declare it with
+ * `defineSpawnableWorkflow` to get `create`'s input typed from the schema.
+ */
+export interface SpawnableWorkflow<S extends z.ZodType = z.ZodType> {
+  // Method syntax on purpose: a registry holds entries with different schemas.
+  create(input: z.output<S>): Workflow | Promise<Workflow>;
   description?: string;
-  /** Validates the model's `input` before `create` sees it (an invalid one is a tool error). */
-  input?: z.ZodType;
+  input?: S;
+}
+
+/** Declares a registry entry, with `create`'s input inferred from the `input` schema. */
+export function defineSpawnableWorkflow<S extends z.ZodType>(entry: SpawnableWorkflow<S> & { input: S }): SpawnableWorkflow<S> {
+  if (typeof entry?.create !== 'function') {
+    throw new UsageError(`defineSpawnableWorkflow needs a create(input) function, got ${describeValue(entry?.create)}.`);
+  }
+  if (typeof (entry.input as { safeParse?: unknown } | undefined)?.safeParse !== 'function') {
+    throw new UsageError('defineSpawnableWorkflow needs a zod schema as `input`.');
+  }
+  return Object.freeze({ ...entry });
 }
 
 export type WorkflowRegistry = Readonly<Record<string, WorkflowFactory | SpawnableWorkflow>>;
@@ -45,6 +61,9 @@ export async function spawnWorkflow(
   limits: Readonly<Required<SpawnLimits>>,
 ): Promise<SpawnedWorkflow> {
   const entry = entryOf(lookup(registry, name, 'workflow'));
+  if (typeof entry?.create !== 'function') {
+    throw new IntrospectionError(`The entry registered as workflow "${name}" has no create(input) function.`);
+  }
   let accepted = input;
   if (entry.input !== undefined) {
     const parsed = entry.input.safeParse(input);

@@ -1,0 +1,86 @@
+/**
+ * W5: the cache hit path end to end: `agent.prompt(prompt)` with `enableCache: true` and an
+ * `LruCacheStore`, after one warm call stored the answer. Outside any workflow, and inside a
+ * workflow step (the call then gets its tree node and emits agentPromptStart/cacheHit/agentPromptEnd).
+ * A hit must make no request to the model; that is checked, and the workload fails if one was made.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { createAgent, createPrompt, createWorkflow, LruCacheStore, type WorkflowObserver } from 'groundswell';
+import { ScriptedModel } from 'groundswell/testing';
+import { ANSWER_STEP, dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER } from './agent-fixtures.js';
+import { DEFAULT_WARMUP, fmtBytes, fmtRatio, fmtUs, int, measure, section, table, verdict, type Measurement } from './harness.js';
+
+const CALLS = 1_000;
+const TARGET_NS_PER_CALL = 20_000;
+
+export async function runW5(): Promise<void> {
+  section(`W5  cache hit: agent.prompt() with enableCache and an LruCacheStore, after one warm call (${fmtBytes(dataBytes())} data)`);
+
+  const model = new ScriptedModel(() => ANSWER_STEP);
+  const cache = new LruCacheStore();
+  const agent = createAgent({ name: 'triage', client: model.client(), system: SYSTEM, model: MODEL, enableCache: true, cache });
+  const prompt = createPrompt({ user: USER, data: TICKET_DATA, responseFormat: makeTriageSchema() });
+
+  // The warm call: a miss, one request, the answer stored.
+  await agent.prompt(prompt);
+  if (model.requests.length !== 1) throw new Error(`W5: the warm call made ${model.requests.length} requests, expected 1`);
+  // One hit, checked: no request, the same answer.
+  const hit = await agent.prompt(prompt);
+  if (model.requests.length !== 1) {
+    throw new Error(`W5: FAILED — a cache hit sent a request to the model (${model.requests.length} requests after warm + 1 hit)`);
+  }
+  if (!isDeepStrictEqual(hit, TRIAGE_ANSWER)) throw new Error('W5: the cache hit returned a different answer');
+
+  const loop = async (): Promise<void> => {
+    for (let i = 0; i < CALLS; i += 1) await agent.prompt(prompt);
+  };
+
+  const outside = await measure(loop);
+
+  const events = { hits: 0, total: 0 };
+  const observer: WorkflowObserver = {
+    onEvent(event) {
+      events.total += 1;
+      if (event.type === 'cacheHit') events.hits += 1;
+    },
+  };
+  const wf = createWorkflow<Measurement>('w5-cache-hits', (ctx) => ctx.step('prompt-loop', () => measure(loop)));
+  wf.addObserver(observer);
+  const inside = await wf.run();
+
+  const runs = DEFAULT_WARMUP + outside.samples.length;
+  const expectedHits = 1 + 2 * runs * CALLS;
+  const metrics = cache.metrics();
+  if (model.requests.length !== 1 || metrics.hits !== expectedHits || metrics.misses !== 1) {
+    throw new Error(
+      `W5: FAILED — expected 1 request, ${expectedHits} hits and 1 miss; got ${model.requests.length} requests, ` +
+        `${metrics.hits} hits, ${metrics.misses} misses`,
+    );
+  }
+  const insideHits = DEFAULT_WARMUP * CALLS + inside.samples.length * CALLS;
+  if (events.hits !== insideHits) throw new Error(`W5: ${events.hits} cacheHit events reached the observer, expected ${insideHits}`);
+
+  const perOut = outside.medianNs / CALLS;
+  const perIn = inside.medianNs / CALLS;
+  console.log(
+    table(
+      ['variant', 'median/call', 'min/call', 'vs outside', 'target', 'status'],
+      [
+        ['outside a workflow', fmtUs(perOut), fmtUs(outside.minNs / CALLS), '1.0x', `≤ ${fmtUs(TARGET_NS_PER_CALL)}`, verdict(perOut, TARGET_NS_PER_CALL)],
+        [
+          'inside a workflow step (node + 3 events per call)',
+          fmtUs(perIn),
+          fmtUs(inside.minNs / CALLS),
+          fmtRatio(perIn, perOut),
+          `≤ ${fmtUs(TARGET_NS_PER_CALL)}`,
+          verdict(perIn, TARGET_NS_PER_CALL),
+        ],
+      ],
+      ['left', 'right', 'right', 'right', 'right', 'left'],
+    ),
+  );
+  console.log(
+    `  (median of ${outside.samples.length} runs after ${DEFAULT_WARMUP} warm-ups, ${int(CALLS)} sequential awaited calls per run;\n` +
+      `   checked: ${int(metrics.hits)} hits, 1 miss, 1 model request in all; ~${int(events.total / (runs * CALLS))} events/call reached the root observer)`,
+  );
+}

@@ -1,0 +1,203 @@
+/**
+ * W6: framework overhead of one `agent.prompt()` (no cache, native structured output) against the
+ * scripted model, vs calling the same SDK client's `messages.create` directly with the very same
+ * request body. Both go through the real Anthropic SDK and the same ScriptedModel responder
+ * (which answers with the same JSON), so the difference is what groundswell adds: settings,
+ * request plan, interceptors, tree node and events, answer parsing and zod validation.
+ * Measured outside any workflow and inside a workflow step, variants interleaved run by run.
+ */
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import { isDeepStrictEqual } from 'node:util';
+import { createAgent, createPrompt, createWorkflow, type Agent, type Prompt, type WorkflowObserver } from 'groundswell';
+import { ScriptedModel } from 'groundswell/testing';
+import { ANSWER_STEP, dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER, type TriageSchema } from './agent-fixtures.js';
+import {
+  elapsedNs,
+  fixed2,
+  fmtBytes,
+  fmtUs,
+  forceGc,
+  int,
+  measure,
+  median,
+  now,
+  section,
+  table,
+  verdict,
+  type Measurement,
+} from './harness.js';
+
+const CALLS = 2_000;
+const WARMUP = 1;
+const RUNS = 5;
+const TARGET_RATIO = 1.3;
+
+type Answer = ReturnType<TriageSchema['parse']>;
+
+interface Variant {
+  label: string;
+  /** Runs CALLS calls against a fresh scripted model (fresh, so recorded requests do not pile up). */
+  loop(model: ScriptedModel): Promise<unknown>;
+}
+
+interface Fixture {
+  schema: TriageSchema;
+  prompt: Prompt<Answer>;
+  /** The body the agent sends, captured from one agent call: what the direct calls send too. */
+  params: MessageCreateParamsNonStreaming;
+}
+
+function newAgent(model: ScriptedModel): Agent {
+  return createAgent({ name: 'triage', client: model.client(), system: SYSTEM, model: MODEL });
+}
+
+async function fixture(): Promise<Fixture> {
+  const schema = makeTriageSchema();
+  const prompt = createPrompt({ user: USER, data: TICKET_DATA, responseFormat: schema });
+  const model = new ScriptedModel(() => ANSWER_STEP);
+  const answer = await newAgent(model).prompt(prompt);
+  if (!isDeepStrictEqual(answer, TRIAGE_ANSWER)) throw new Error('W6: the agent returned a different answer');
+  const sent = model.requests[0];
+  if (model.requests.length !== 1 || sent === undefined) throw new Error(`W6: expected 1 request, got ${model.requests.length}`);
+  return { schema, prompt, params: sent.body as MessageCreateParamsNonStreaming };
+}
+
+function variants({ prompt, params }: Fixture): Variant[] {
+  return [
+    {
+      label: 'agent.prompt()',
+      async loop(model) {
+        const agent = newAgent(model);
+        let last: unknown;
+        for (let i = 0; i < CALLS; i += 1) last = await agent.prompt(prompt);
+        return last;
+      },
+    },
+    {
+      label: 'client.messages.create(), same request',
+      async loop(model) {
+        const client = model.client();
+        let last: unknown;
+        for (let i = 0; i < CALLS; i += 1) last = await client.messages.create(params);
+        return last;
+      },
+    },
+  ];
+}
+
+/**
+ * WARMUP + RUNS rounds; each round runs every variant once (order rotated round by round so no
+ * variant always goes first), each after a forced GC, each on a fresh scripted model.
+ * Also checks every variant made exactly CALLS requests with the same body.
+ */
+async function paired(list: readonly Variant[], expectedBody: string): Promise<number[][]> {
+  const samples = list.map((): number[] => []);
+  for (let round = 0; round < WARMUP + RUNS; round += 1) {
+    for (let k = 0; k < list.length; k += 1) {
+      const index = (round + k) % list.length;
+      const variant = list[index] as Variant;
+      const model = new ScriptedModel(() => ANSWER_STEP);
+      forceGc();
+      const start = now();
+      await variant.loop(model);
+      const ns = elapsedNs(start);
+      if (model.requests.length !== CALLS) {
+        throw new Error(`W6: ${variant.label} made ${model.requests.length} requests, expected ${CALLS}`);
+      }
+      if (round === 0 && model.requests[0]?.rawBody !== expectedBody) {
+        throw new Error(`W6: ${variant.label} sent a different request body than the agent`);
+      }
+      if (round >= WARMUP) samples[index]?.push(ns);
+    }
+  }
+  return samples;
+}
+
+const PARSE_CALLS = 20_000;
+
+/** What any caller of the raw SDK does with the answer anyway: JSON.parse the text, validate it. */
+async function parseAndValidate(schema: TriageSchema): Promise<Measurement> {
+  const answerText = JSON.stringify(TRIAGE_ANSWER);
+  return measure(() => {
+    for (let i = 0; i < PARSE_CALLS; i += 1) {
+      if (!schema.safeParse(JSON.parse(answerText)).success) throw new Error('W6: the answer did not validate');
+    }
+  });
+}
+
+export async function runW6(): Promise<void> {
+  section(
+    `W6  framework overhead: agent.prompt() vs the SDK client's messages.create() with the same request, scripted model (${fmtBytes(dataBytes())} data)`,
+  );
+  const fx = await fixture();
+  const expectedBody = JSON.stringify(fx.params);
+  const list = variants(fx);
+
+  const outside = await paired(list, expectedBody);
+
+  let events = 0;
+  const observer: WorkflowObserver = {
+    onEvent() {
+      events += 1;
+    },
+  };
+  const wf = createWorkflow<number[][]>('w6-overhead', (ctx) => ctx.step('calls', () => paired(list, expectedBody)));
+  wf.addObserver(observer);
+  const inside = await wf.run();
+  const parse = await parseAndValidate(fx.schema);
+
+  const rows: string[][] = [];
+  for (const [where, samples] of [
+    ['outside a workflow', outside],
+    ['inside a workflow step', inside],
+  ] as const) {
+    const perCall = samples.map((s) => median(s) / CALLS);
+    const minPerCall = samples.map((s) => Math.min(...s) / CALLS);
+    const direct = perCall[1] as number;
+    // Round by round ratio (same round = same load), as a cross-check of the ratio of medians.
+    const agentRuns = samples[0] ?? [];
+    const directRuns = samples[1] ?? [];
+    const pairedRatio = median(agentRuns.map((ns, i) => ns / (directRuns[i] as number)));
+    list.forEach((variant, i) => {
+      const value = perCall[i] as number;
+      const isAgent = i === 0;
+      rows.push([
+        `${where}: ${variant.label}`,
+        fmtUs(value),
+        fmtUs(minPerCall[i] as number),
+        i === 1 ? '1.00x' : `${fixed2(value / direct)}x`,
+        isAgent ? `${fixed2(pairedRatio)}x` : '-',
+        isAgent ? `≤ ${fixed2(TARGET_RATIO)}x` : '-',
+        isAgent ? verdict(value / direct, TARGET_RATIO) : '-',
+      ]);
+    });
+  }
+  const parsePerCall = parse.medianNs / PARSE_CALLS;
+  rows.push([
+    'JSON.parse + schema.safeParse of the answer text alone (info)',
+    fmtUs(parsePerCall),
+    fmtUs(parse.minNs / PARSE_CALLS),
+    '-',
+    '-',
+    '-',
+    '-',
+  ]);
+  console.log(
+    table(['variant', 'median/call', 'min/call', 'vs create()', 'paired ratio', 'target', 'status'], rows, [
+      'left',
+      'right',
+      'right',
+      'right',
+      'right',
+      'right',
+      'left',
+    ]),
+  );
+  console.log(
+    `  (median of ${RUNS} rounds after ${WARMUP} warm-up, ${int(CALLS)} sequential awaited calls per variant per round, variants\n` +
+      `   interleaved; "paired ratio" = median over rounds of agent/create() time in the same round; every call went through\n` +
+      `   the real SDK client to a fresh ScriptedModel answering the same JSON, all with the same ${int(expectedBody.length)}-byte body;\n` +
+      `   inside: ~${int(events / ((WARMUP + RUNS) * CALLS))} events per agent call reached the root observer; last row: the part of\n` +
+      `   agent.prompt()'s extra work that a hand-written caller would also do, ${int(PARSE_CALLS)} per run, median of ${parse.samples.length} runs)`,
+  );
+}
