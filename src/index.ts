@@ -40,6 +40,21 @@ export type { ReflectionLevel, ReflectionOptions, ReflectionSetting } from './re
 export { ReflectionFailedError } from './reflection/reflection-failed-error.js';
 export type { Revision } from './reflection/reflection-pass.js';
 export type { WorkflowReflectionOptions } from './reflection/step-reflection.js';
+export {
+  DEFAULT_INTROSPECTION_MAX_CHARS,
+  INTROSPECTION_TOOL_NAMES,
+  introspectionTools,
+} from './introspection/introspection-tools.js';
+export type { IntrospectionToolName, IntrospectionToolsOptions } from './introspection/introspection-tools.js';
+export { defineSpawnableWorkflow } from './introspection/spawn-workflow.js';
+export type { SpawnableWorkflow, SpawnedWorkflow, WorkflowFactory, WorkflowRegistry } from './introspection/spawn-workflow.js';
+export { DEFAULT_SPAWN_ANSWER } from './introspection/spawn-agent.js';
+export type { AgentRegistry, SpawnableAgent, SpawnedAgentCall } from './introspection/spawn-agent.js';
+export { DEFAULT_SPAWN_LIMITS } from './introspection/spawn-limits.js';
+export type { SpawnLimits } from './introspection/spawn-limits.js';
+export { IntrospectionError } from './introspection/introspection-error.js';
+export { SpawnLimitError } from './introspection/spawn-limit-error.js';
+export type { SpawnLimitName } from './introspection/spawn-limit-error.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';
 export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';

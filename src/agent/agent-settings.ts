@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
 import { describeValue } from '../util/describe.js';
-import type { ReflectionSetting } from '../reflection/reflection-config.js';
+import { reflectionAttempts, type ReflectionSetting } from '../reflection/reflection-config.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentHooks } from './hooks.js';
 import type { Skill } from './skill.js';
@@ -79,6 +79,7 @@ export function validateSettings(settings: AgentSettings, where: string): void {
   if (settings.maxTurns !== undefined && !positiveInt(settings.maxTurns)) {
     throw new UsageError(`maxTurns of ${where} must be a positive integer, got ${describeValue(settings.maxTurns)}.`);
   }
+  reflectionAttempts(settings.enableReflection, where);
   if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'tool') {
     throw new UsageError(`structuredOutput of ${where} must be 'native' or 'tool', got ${describeValue(settings.structuredOutput)}.`);
   }

@@ -111,7 +111,10 @@ export class Agent {
    * and retried with the revision, up to the configured (or default) attempts.
    */
   async reflect<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
-    return this.prompt(prompt, { ...overrides, enableReflection: overrides?.enableReflection ?? this.config.enableReflection ?? true });
+    const configured = this.config.enableReflection;
+    // The agent's options (attempts) are kept when it has them; a plain true/false becomes on.
+    const enableReflection = overrides?.enableReflection ?? (typeof configured === 'object' ? configured : true);
+    return this.prompt(prompt, { ...overrides, enableReflection });
   }
 
   /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */

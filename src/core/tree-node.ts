@@ -185,16 +185,17 @@ export class TreeNode implements WorkflowNode {
   }
 
   /** Puts `replacement` where `original` was and hangs `original` beneath it (shown as replaced). */
-  replaceChild(original: TreeNode, replacement: TreeNode): void {
+  replaceChild(original: TreeNode, replacement: TreeNode): boolean {
     const list = this.childList;
-    if (list === null) return;
+    if (list === null) return false;
     const at = list.indexOf(original);
     const from = list.indexOf(replacement);
-    if (at < 0) return;
+    if (at < 0) return false;
     if (from >= 0) list.splice(from, 1);
     list.splice(list.indexOf(original), 1, replacement);
     replacement.parent = this;
     replacement.addChild(original);
+    return true;
   }
 
   removeChild(child: TreeNode): void {

@@ -73,8 +73,8 @@ export function createContext(workflow: Workflow): WorkflowContext {
       // The new call mounts beside the old one, then takes its place.
       const value = await runInScope({ workflow, node: parent }, () => agent.prompt(prompt));
       const replacement = workflow.lastPromptCall?.node;
-      if (replacement !== undefined && replacement !== last.node) {
-        parent.replaceChild(last.node, replacement);
+      // (A node already pruned by retention cannot be moved; then the new call simply follows it.)
+      if (replacement !== undefined && replacement !== last.node && parent.replaceChild(last.node, replacement)) {
         workflow.emit(replacement, { type: 'promptReplaced', replacedNodeId: last.node.id });
       }
       return value;

@@ -14,6 +14,7 @@ import { toJsonSafe } from '../util/json-safe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
 import type { WorkflowReflectionOptions } from '../reflection/step-reflection.js';
+import { reflectionAttempts } from '../reflection/reflection-config.js';
 import { WorkflowLogger } from './logger.js';
 import { ObserverHub } from './observer-hub.js';
 import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
@@ -86,6 +87,7 @@ export class Workflow<T = unknown> {
     if (nameOrConfig !== undefined && typeof nameOrConfig !== 'string' && typeof nameOrConfig !== 'object') {
       throw new UsageError(`Workflow expects a name or a config object, got ${typeof nameOrConfig}.`);
     }
+    reflectionAttempts(config.enableReflection, `workflow "${config.name ?? new.target.name}"`);
     this.config = Object.freeze(config);
     this.name = config.name ?? new.target.name;
     this.settings = settingsFor(config, DEFAULT_SETTINGS);

@@ -102,8 +102,8 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
     defineTool({
       name: 'inspect_prior_outputs',
       description:
-        'Earlier finished work, most recent first: steps, tasks, agent calls, tool results and state snapshots ' +
-        "of this workflow (scope 'run': the whole tree).",
+        'Earlier finished work, most recent first: steps, tasks, agent calls, tool results, reflections and ' +
+        "state snapshots of this workflow (scope 'run': the whole tree).",
       input: z.object({
         limit: z.number().int().min(1).max(50).optional().describe('Entries to return (default 10).'),
         scope: z.enum(['workflow', 'run']).optional().describe("'workflow' (default) or 'run'."),

@@ -23,6 +23,18 @@ export type PriorOutput =
       output?: unknown;
       error?: string;
     }
+  | {
+      kind: 'reflection';
+      at: string;
+      nodeId: string;
+      level: string;
+      attempt: number;
+      status: string;
+      critique?: string;
+      revision?: { user: string | null; guidance: string };
+      error?: string;
+    }
+  | { kind: 'promptReplaced'; at: string; nodeId: string; replacedNodeId: string }
   | { kind: 'toolCall' | 'mcpCall'; at: string; nodeId: string; toolName: string; input: unknown; output: string | undefined; isError: boolean; server?: string; blockedReason?: string };
 
 export interface PriorOutputs {
@@ -35,7 +47,7 @@ export interface PriorOutputs {
 
 /**
  * Earlier results in the caller's workflow (or run), most recent first: ended steps, tasks,
- * workflows and agent calls, tool results and state snapshots, read from the events already in
+ * workflows and agent calls, tool results, reflection passes, replaced results and state snapshots, read from the events already in
  * the tree (so only what the tree holds, redacted as it is). The calling agent call itself is left
  * out: its own tool results are already in its conversation.
  */
@@ -102,6 +114,15 @@ function entryOf(node: WorkflowNode, event: WorkflowEvent): PriorOutput | undefi
       if (event.blockedReason !== undefined) entry.blockedReason = event.blockedReason;
       return entry;
     }
+    case 'reflectionEnd': {
+      const entry: PriorOutput = { kind: 'reflection', ...base, level: event.level, attempt: event.attempt, status: event.status };
+      if (event.critique !== undefined) entry.critique = event.critique;
+      if (event.revision !== undefined) entry.revision = { ...event.revision };
+      if (event.error !== undefined) entry.error = event.error.message;
+      return entry;
+    }
+    case 'promptReplaced':
+      return { kind: 'promptReplaced', ...base, replacedNodeId: event.replacedNodeId };
     case 'mcpEvent':
       if (event.phase !== 'call') return undefined;
       return {

@@ -107,6 +107,8 @@ export interface AgentPromptEndEvent extends EventBase {
   readonly usage: TokenUsage;
   readonly turns: number;
   readonly cached: boolean;
+  /** The answer as JSON text (truncated for the tree). */
+  readonly output?: string;
   readonly error?: SerializedError;
 }
 /** A local tool call finished (or was refused by a hook). */

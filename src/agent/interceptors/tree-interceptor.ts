@@ -14,7 +14,10 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     // Usage and turns of the whole call: every attempt, not only the one that succeeded.
     const outcome = last.cached ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
     if (tree.node) tree.node.usage = outcome.usage;
-    if (tree.workflow && tree.node) tree.workflow.lastPromptCall = { node: tree.node, value: outcome.value };
+    // A reflection's own call is not a result of the workflow's work.
+    if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
+      tree.workflow.lastPromptCall = { node: tree.node, value: outcome.value };
+    }
     tree.finish('completed');
     tree.emit({
       type: 'agentPromptEnd',
@@ -26,6 +29,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
       usage: outcome.usage,
       turns: outcome.turns,
       cached: outcome.cached,
+      output: answerText(outcome.answerData),
     });
     return outcome;
   } catch (error) {
@@ -46,3 +50,10 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     throw error;
   }
 };
+
+const OUTPUT_LIMIT = 2_000;
+
+function answerText(data: unknown): string {
+  const text = JSON.stringify(data) ?? '';
+  return text.length > OUTPUT_LIMIT ? `${text.slice(0, OUTPUT_LIMIT)}…` : text;
+}
