@@ -27,6 +27,8 @@ import { ZERO_USAGE } from '../util/usage.js';
 import { reflectionAttempts } from '../reflection/reflection-config.js';
 import { guidanceAt } from '../reflection/guidance.js';
 import { reflectionInterceptor } from './interceptors/reflection-interceptor.js';
+import { checkpointMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
+import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import { currentScope } from '../core/scope.js';
 import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
@@ -41,6 +43,8 @@ export interface AgentConfig extends AgentSettings {
   pricing?: Pricing;
   /** Explicit goal ancestry; each level set here wins over the one derived from the workflows. */
   goalAncestry?: GoalAncestry;
+  /** Trajectory checkpoints (default from GROUNDSWELL_TRAJECTORY_CHECKPOINT, else off). */
+  trajectory?: TrajectoryOptions;
 }
 
 /** What `agent.execute()` resolves to: the value and what the call took. */
@@ -74,6 +78,7 @@ export class Agent {
       throw new UsageError(`An agent needs a non-empty name, got ${describeValue(config.name)}.`);
     }
     validateSettings(config, `agent "${config.name}"`);
+    checkpointMode(config.trajectory);
     this.name = config.name;
     this.config = Object.freeze({ ...config });
     this.clientRef = config.client;
@@ -166,8 +171,16 @@ export class Agent {
         stop: settings.stop,
       };
     };
+    const mode = checkpointMode(this.config.trajectory);
+    const secrets = secretsOf(currentScope()?.workflow);
+    const mask = (text: string): string => (maskSecrets({ goal: text }, secrets).goal ?? '');
+    const trajectory =
+      mode === 'off'
+        ? undefined
+        : new TrajectoryTracker(mode, goalAncestry.goal ?? prompt.user, mask, this.config.trajectory?.maxChars);
     const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
     const shared = {
+      trajectory,
       agentName: this.name,
       promptId: prompt.id,
       settings,

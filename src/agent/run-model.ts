@@ -3,6 +3,7 @@ import type {
   Message,
   MessageCreateParamsNonStreaming,
   MessageParam,
+  TextBlockParam,
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
@@ -65,7 +66,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   let usage: TokenUsage = { ...ZERO_USAGE };
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
-    const response = await send(call, { ...base, messages: [...messages] });
+    const params = withCheckpoint(call, { ...base, messages: [...messages] }, turn);
+    const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
@@ -105,11 +107,49 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     for (const toolUse of toolUses) {
       const record = await runTool(call, handlers, toolUse, turn);
       toolCalls.push(record);
+      const handler = handlers.get(toolUse.name);
+      const target = handler?.targetOf?.(toolUse.input);
+      call.trajectory?.record({
+        turn,
+        toolName: toolUse.name,
+        ...(handler?.effect !== undefined ? { effect: handler.effect } : {}),
+        ...(target !== undefined ? { target } : {}),
+        input: toolUse.input,
+        output: record.output,
+        isError: record.isError,
+        blocked: record.blockedReason !== undefined,
+      });
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: record.output, is_error: record.isError });
     }
     messages.push({ role: 'user', content: results });
   }
   throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
+}
+
+/**
+ * The request with the current trajectory checkpoint as the last system block (after the cached
+ * sections: it replaces the previous one on every request, it never accumulates). A changed
+ * checkpoint is reported as an event; in shadow mode nothing is injected.
+ */
+function withCheckpoint<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, turn: number): MessageCreateParamsNonStreaming {
+  const update = call.trajectory?.beforeRequest(turn);
+  if (update === undefined) return params;
+  if (update.changed) {
+    call.tree.emit({
+      type: 'trajectoryCheckpoint',
+      agentName: call.agentName,
+      revision: update.checkpoint.revision,
+      assessment: update.checkpoint.assessment,
+      injected: update.inject !== '',
+      checkpoint: update.checkpoint,
+    });
+  }
+  if (update.inject === '') return params;
+  const system = params.system;
+  const blocks: TextBlockParam[] =
+    system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
+  blocks.push({ type: 'text', text: update.inject });
+  return { ...params, system: blocks };
 }
 
 /** One model request; streamed turn by turn for `agent.stream()`. */

@@ -4,6 +4,7 @@ import type { McpConnection } from '../mcp/mcp-connection.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { errorMessage } from '../util/describe.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
+import type { ToolEffect } from '../trajectory/observation.js';
 
 export interface ToolOutcome {
   /** What the model gets back in the tool_result. */
@@ -17,6 +18,9 @@ export interface ToolHandler {
   readonly kind: 'local' | 'mcp';
   readonly server?: string;
   readonly definition: ApiTool;
+  /** Declared effect and target, for trajectory checkpoints. */
+  readonly effect?: ToolEffect;
+  targetOf?(input: unknown): string | undefined;
   invoke(input: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -37,6 +41,16 @@ export function localHandler(tool: Tool): ToolHandler {
     apiName: tool.name,
     kind: 'local',
     definition: { name: tool.name, description: tool.description, input_schema: inputSchemaOf(tool.input) },
+    ...(tool.effect !== undefined ? { effect: tool.effect } : {}),
+    targetOf(input) {
+      if (tool.target === undefined) return undefined;
+      const parsed = tool.input.safeParse(input);
+      try {
+        return parsed.success ? tool.target(parsed.data) : undefined;
+      } catch {
+        return undefined; // a broken target() must not break the call
+      }
+    },
     async invoke(input, context) {
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {

@@ -37,6 +37,8 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     }
     const why = ancestryLine(node);
     if (why !== '') extra.push(why);
+    const checkpoint = checkpointLine(node);
+    if (checkpoint !== '') extra.push(checkpoint);
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
     const shown = node.children.slice(0, maxChildren);
     const hidden = node.children.length - shown.length;
@@ -75,6 +77,20 @@ function ancestryLine(node: WorkflowNode): string {
         a.task && `Task: ${a.task}`,
       ].filter((part): part is string => typeof part === 'string' && part !== '');
       return parts.length > 0 ? `why ${parts.join(' · ')}` : '';
+    }
+  }
+  return '';
+}
+
+/** The latest trajectory checkpoint of an agent call: revision, assessment and next action. */
+function checkpointLine(node: WorkflowNode): string {
+  if (node.kind !== 'agentPrompt') return '';
+  const events = node.events;
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    const event = events[i];
+    if (event?.type === 'trajectoryCheckpoint') {
+      const next = event.checkpoint.nextAction;
+      return `checkpoint r${event.revision} ${event.assessment} → ${next.length > 80 ? `${next.slice(0, 77)}...` : next}`;
     }
   }
   return '';

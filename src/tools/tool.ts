@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { UsageError } from '../errors/groundswell-error.js';
+import type { ToolEffect } from '../trajectory/observation.js';
 
 /** What a tool's `execute` receives besides its validated input. */
 export interface ToolContext {
@@ -16,6 +17,10 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly description: string;
   readonly input: S;
+  /** What the tool does, for trajectory checkpoints (`read`, `mutate` or `verify`); optional. */
+  readonly effect?: ToolEffect;
+  /** The file or resource a call touches, for trajectory checkpoints; optional. */
+  target?(input: z.output<S>): string | undefined;
   /** The return value is sent to the model (strings as is, anything else as JSON). A throw becomes an `is_error` result. */
   execute(input: z.output<S>, context: ToolContext): unknown;
 }

@@ -3,6 +3,7 @@ import type { StateSnapshot } from './serialized.js';
 import type { WorkflowStatus } from './status.js';
 import type { TokenUsage } from './usage.js';
 import type { GoalAncestry } from './goal-ancestry.js';
+import type { TrajectoryCheckpoint } from './trajectory.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
 export interface EventBase {
@@ -185,6 +186,17 @@ export interface PromptReplacedEvent extends EventBase {
   readonly replacedNodeId: string;
 }
 
+/** The trajectory checkpoint of an agent call changed (same content: no event). */
+export interface TrajectoryCheckpointEvent extends EventBase {
+  readonly type: 'trajectoryCheckpoint';
+  readonly agentName: string;
+  readonly revision: number;
+  readonly assessment: TrajectoryCheckpoint['assessment'];
+  /** Whether it was injected into the request (false in shadow mode or when unchanged). */
+  readonly injected: boolean;
+  readonly checkpoint: TrajectoryCheckpoint;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -206,6 +218,7 @@ export type WorkflowEvent =
   | McpEvent
   | ApiErrorEvent
   | PromptReplacedEvent
+  | TrajectoryCheckpointEvent
   | ReflectionStartEvent
   | ReflectionEndEvent
   | CacheHitEvent

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { assessTrajectory, checkpointFingerprint, type TrajectoryCheckpoint } from './checkpoint.js';
+import type { CheckpointMode } from './trajectory-config.js';
+import type { Observation, ToolEffect } from './observation.js';
+import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
+
+const MAX_OBSERVATIONS = 200;
+const SUMMARY_CHARS = 200;
+
+/** What one tool call left behind, as the tool loop reports it. */
+export interface ToolCallFact {
+  readonly turn: number;
+  readonly toolName: string;
+  readonly effect?: ToolEffect;
+  readonly target?: string;
+  readonly input: unknown;
+  readonly output: string;
+  readonly isError: boolean;
+  readonly blocked: boolean;
+  readonly child?: boolean;
+}
+
+/**
+ * The trajectory of one agent call: bounded, sanitised observations and the current checkpoint,
+ * recomputed before each model request. Only a changed checkpoint is news.
+ */
+export class TrajectoryTracker {
+  private readonly observations: Observation[] = [];
+  private seq = 0;
+  private current: TrajectoryCheckpoint | undefined;
+  private lastTrigger = 'task start';
+
+  constructor(
+    private readonly mode: CheckpointMode,
+    private readonly goal: string,
+    private readonly mask: (text: string) => string,
+    private readonly maxChars = DEFAULT_CHECKPOINT_CHARS,
+  ) {}
+
+  get latest(): TrajectoryCheckpoint | undefined {
+    return this.current;
+  }
+
+  record(fact: ToolCallFact): void {
+    this.seq += 1;
+    const kind = fact.child ? 'child_result' : fact.blocked ? 'synthetic_block' : fact.isError ? 'tool_failure' : 'tool_result';
+    const verifyPassed = fact.effect === 'verify' && !fact.isError ? !/\b(fail|failed|error)\b/i.test(fact.output) : undefined;
+    const observation: Observation = {
+      turn: fact.turn,
+      seq: this.seq,
+      kind,
+      toolName: fact.toolName,
+      ...(fact.effect !== undefined ? { effect: fact.effect } : {}),
+      ...(fact.target !== undefined ? { target: this.mask(fact.target) } : {}),
+      inputHash: hash(JSON.stringify(fact.input) ?? ''),
+      outputHash: hash(fact.output),
+      summary: this.summarise(fact.output),
+      ...(verifyPassed !== undefined ? { passed: verifyPassed } : {}),
+    };
+    this.observations.push(observation);
+    if (this.observations.length > MAX_OBSERVATIONS) this.observations.shift();
+    this.lastTrigger = kind === 'tool_result' ? (fact.effect === 'mutate' ? 'mutation' : fact.effect === 'verify' ? 'verifier result' : 'tool result') : kind.replace('_', ' ');
+  }
+
+  /**
+   * The checkpoint before the request of `turn`: returns it with `changed` when its content
+   * differs from the last one, and the text to inject (empty when the mode says not to).
+   */
+  beforeRequest(turn: number): { checkpoint: TrajectoryCheckpoint; changed: boolean; inject: string } | undefined {
+    if (this.mode === 'off' || this.observations.length === 0) return undefined;
+    const previous = this.current;
+    const checkpoint = assessTrajectory({
+      goal: this.goal,
+      observations: this.observations,
+      turn,
+      trigger: this.lastTrigger,
+      ...(previous ? { previous } : {}),
+    });
+    const changed = previous === undefined || checkpointFingerprint(previous) !== checkpointFingerprint(checkpoint);
+    this.current = checkpoint;
+    const inject =
+      this.mode === 'always' || (this.mode === 'adaptive' && (changed || checkpoint.assessment !== 'on_trajectory'))
+        ? renderCheckpoint(checkpoint, this.maxChars)
+        : '';
+    return { checkpoint, changed, inject };
+  }
+
+  private summarise(output: string): string {
+    // Binary or huge content is described, never copied.
+    // eslint-disable-next-line no-control-regex
+    const binary = /[\u0000-\u0008\u000e-\u001f]/.test(output.slice(0, 1_000));
+    const text = binary ? `<binary content, ${output.length} chars>` : this.mask(output.replace(/\s+/g, ' ').trim());
+    return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 3)}...` : text;
+  }
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
