@@ -27,7 +27,9 @@ import { ZERO_USAGE } from '../util/usage.js';
 import { reflectionAttempts } from '../reflection/reflection-config.js';
 import { guidanceAt } from '../reflection/guidance.js';
 import { reflectionInterceptor } from './interceptors/reflection-interceptor.js';
-import { checkpointMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
+import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
+import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
+import { renderChildSlice } from '../trajectory/render-checkpoint.js';
 import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import { currentScope } from '../core/scope.js';
 import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
@@ -79,6 +81,7 @@ export class Agent {
     }
     validateSettings(config, `agent "${config.name}"`);
     checkpointMode(config.trajectory);
+    groundingMode(config.trajectory);
     this.name = config.name;
     this.config = Object.freeze({ ...config });
     this.clientRef = config.client;
@@ -159,7 +162,12 @@ export class Agent {
     // Guidance from a workflow-level reflection on the step this call runs in (its retry).
     const stepGuidance = guidanceAt(currentScope()?.node);
     const planFor = (current: Prompt<T>, guidance: readonly string[]): RequestPlan => {
-      const system = this.systemPrompt.build(current.settings === prompt.settings ? settings : this.resolve(current, overrides), goalAncestry, guidance);
+      const system = this.systemPrompt.build(
+        current.settings === prompt.settings ? settings : this.resolve(current, overrides),
+        goalAncestry,
+        guidance,
+        parentSlice,
+      );
       return {
         model: settings.model,
         system: system.text,
@@ -173,11 +181,19 @@ export class Agent {
     };
     const mode = checkpointMode(this.config.trajectory);
     const secrets = secretsOf(currentScope()?.workflow);
-    const mask = (text: string): string => (maskSecrets({ goal: text }, secrets).goal ?? '');
+    // Env values are secrets too (tokens, keys): masked like redacted fields in what the tree keeps.
+    const envSecrets = Object.values(settings.env).filter((value) => typeof value === 'string' && value.length >= 4);
+    const mask = (text: string): string => (maskSecrets({ goal: text }, [...secrets, ...envSecrets]).goal ?? '');
+    // Called from inside another agent's run: a scoped slice of its checkpoint, and no grounding
+    // pass of our own unless this agent asks for one.
+    const parentCheckpoint = parentCheckpointAt(currentScope()?.node);
+    const grounding =
+      parentCheckpoint !== undefined && this.config.trajectory?.grounding === undefined ? 'off' : groundingMode(this.config.trajectory);
+    const parentSlice = parentCheckpoint === undefined ? '' : renderChildSlice(parentCheckpoint, prompt.user);
     const trajectory =
       mode === 'off'
         ? undefined
-        : new TrajectoryTracker(mode, goalAncestry.goal ?? prompt.user, mask, this.config.trajectory?.maxChars);
+        : new TrajectoryTracker(mode, grounding, goalAncestry.goal ?? prompt.user, mask, this.config.trajectory?.maxChars);
     const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
     const shared = {
       trajectory,

@@ -9,6 +9,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Middleware } from '@anthropic-ai/sdk';
 import { connectMcp, type McpConnection } from '../mcp/mcp-connection.js';
+import { groundCheckpoint } from '../trajectory/grounding.js';
 import { errorMessage } from '../util/describe.js';
 import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
@@ -66,7 +67,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   let usage: TokenUsage = { ...ZERO_USAGE };
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
-    const params = withCheckpoint(call, { ...base, messages: [...messages] }, turn);
+    const params = await withCheckpoint(call, { ...base, messages: [...messages] }, turn);
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
@@ -131,20 +132,38 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
  * sections: it replaces the previous one on every request, it never accumulates). A changed
  * checkpoint is reported as an event; in shadow mode nothing is injected.
  */
-function withCheckpoint<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, turn: number): MessageCreateParamsNonStreaming {
-  const update = call.trajectory?.beforeRequest(turn);
-  if (update === undefined) return params;
-  if (update.changed) {
+async function withCheckpoint<T>(
+  call: PromptCall<T>,
+  params: MessageCreateParamsNonStreaming,
+  turn: number,
+): Promise<MessageCreateParamsNonStreaming> {
+  const tracker = call.trajectory;
+  const update = tracker?.beforeRequest(turn);
+  if (tracker === undefined || update === undefined) return params;
+  let { checkpoint, changed, inject } = update;
+  if (update.groundingDue) {
+    // The tool-less grounding request; its tokens are part of this call.
+    const grounded = await groundCheckpoint(call.client, call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000), call.tree.signal);
+    if (grounded.usage !== undefined) {
+      call.meter.usage = addUsage(call.meter.usage, priced(grounded.usage, call.plan.model, call.pricing));
+    }
+    const text = tracker.adoptGrounded(grounded.checkpoint, changed);
+    const latest = tracker.latest ?? checkpoint;
+    changed = changed || latest.revision !== checkpoint.revision || latest.groundingSource !== checkpoint.groundingSource;
+    checkpoint = latest;
+    if (inject !== '' || text !== '') inject = text;
+  }
+  if (changed) {
     call.tree.emit({
       type: 'trajectoryCheckpoint',
       agentName: call.agentName,
-      revision: update.checkpoint.revision,
-      assessment: update.checkpoint.assessment,
-      injected: update.inject !== '',
-      checkpoint: update.checkpoint,
+      revision: checkpoint.revision,
+      assessment: checkpoint.assessment,
+      injected: inject !== '',
+      checkpoint,
     });
   }
-  if (update.inject === '') return params;
+  if (inject === '') return params;
   const system = params.system;
   const blocks: TextBlockParam[] =
     system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];

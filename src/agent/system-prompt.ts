@@ -31,10 +31,10 @@ export class SystemPromptBuilder {
    * are left out with no heading or blank line. (Volatile sections, such as a live trajectory
    * state, are appended after these by later layers.)
    */
-  build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = []): SystemPrompt {
+  build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = [], parentSlice = ''): SystemPrompt {
     const identity = [settings.system ?? '', renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
     const why = this.ancestrySection(ancestry);
-    const lessons = renderGuidance(guidance);
+    const lessons = [renderGuidance(guidance), parentSlice].filter((s) => s !== '').join('\n\n');
     if (why === '' && lessons === '') {
       return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity };
     }

@@ -1,16 +1,29 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
+import type { GroundingMode } from './grounding.js';
 
 /** `off`: nothing. `shadow`: events only. `adaptive`: injected when it has news. `always`: every request. */
 export type CheckpointMode = 'off' | 'shadow' | 'adaptive' | 'always';
 
 export interface TrajectoryOptions {
   checkpoint?: CheckpointMode;
+  /** Model grounding pass: `initial` before the first request, `adaptive` also after material changes. */
+  grounding?: GroundingMode;
   /** Cap of the rendered checkpoint in characters (default 1,800). */
   maxChars?: number;
 }
 
 const MODES: readonly CheckpointMode[] = ['off', 'shadow', 'adaptive', 'always'];
+const GROUNDING_MODES: readonly GroundingMode[] = ['off', 'initial', 'adaptive'];
+
+/** The grounding mode from the agent config, else `GROUNDSWELL_TRAJECTORY_GROUNDING`, else `off`. */
+export function groundingMode(options: TrajectoryOptions | undefined, env: NodeJS.ProcessEnv = process.env): GroundingMode {
+  const mode = options?.grounding ?? env['GROUNDSWELL_TRAJECTORY_GROUNDING'] ?? 'off';
+  if (!GROUNDING_MODES.includes(mode as GroundingMode)) {
+    throw new UsageError(`Trajectory grounding mode must be one of ${GROUNDING_MODES.join(', ')}, got ${describeValue(mode)}.`);
+  }
+  return mode as GroundingMode;
+}
 
 /** The mode from the agent config, else `GROUNDSWELL_TRAJECTORY_CHECKPOINT`, else `off`. */
 export function checkpointMode(options: TrajectoryOptions | undefined, env: NodeJS.ProcessEnv = process.env): CheckpointMode {

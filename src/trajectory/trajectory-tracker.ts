@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { assessTrajectory, checkpointFingerprint, type TrajectoryCheckpoint } from './checkpoint.js';
 import type { CheckpointMode } from './trajectory-config.js';
+import type { GroundingMode } from './grounding.js';
 import type { Observation, ToolEffect } from './observation.js';
 import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
 
@@ -30,8 +31,12 @@ export class TrajectoryTracker {
   private current: TrajectoryCheckpoint | undefined;
   private lastTrigger = 'task start';
 
+  private lastAssessment: string | undefined;
+  private materialChange = false;
+
   constructor(
     private readonly mode: CheckpointMode,
+    private readonly grounding: GroundingMode,
     private readonly goal: string,
     private readonly mask: (text: string) => string,
     private readonly maxChars = DEFAULT_CHECKPOINT_CHARS,
@@ -59,6 +64,7 @@ export class TrajectoryTracker {
     };
     this.observations.push(observation);
     if (this.observations.length > MAX_OBSERVATIONS) this.observations.shift();
+    if (kind !== 'tool_result') this.materialChange = true;
     this.lastTrigger = kind === 'tool_result' ? (fact.effect === 'mutate' ? 'mutation' : fact.effect === 'verify' ? 'verifier result' : 'tool result') : kind.replace('_', ' ');
   }
 
@@ -66,23 +72,45 @@ export class TrajectoryTracker {
    * The checkpoint before the request of `turn`: returns it with `changed` when its content
    * differs from the last one, and the text to inject (empty when the mode says not to).
    */
-  beforeRequest(turn: number): { checkpoint: TrajectoryCheckpoint; changed: boolean; inject: string } | undefined {
-    if (this.mode === 'off' || this.observations.length === 0) return undefined;
+  beforeRequest(turn: number): { checkpoint: TrajectoryCheckpoint; changed: boolean; inject: string; groundingDue: boolean } | undefined {
+    if (this.mode === 'off') return undefined;
+    const initial = turn === 1 && this.grounding !== 'off';
+    if (this.observations.length === 0 && !initial) return undefined;
     const previous = this.current;
-    const checkpoint = assessTrajectory({
+    let checkpoint = assessTrajectory({
       goal: this.goal,
       observations: this.observations,
       turn,
       trigger: this.lastTrigger,
       ...(previous ? { previous } : {}),
     });
+    // A model situation assessment stays until the next grounding pass replaces it.
+    if (previous?.groundingSource === 'model' && previous.situationAssessment !== undefined) {
+      checkpoint = { ...checkpoint, situationAssessment: previous.situationAssessment, groundingSource: 'model', groundingEvidenceRefs: previous.groundingEvidenceRefs ?? [] };
+    }
     const changed = previous === undefined || checkpointFingerprint(previous) !== checkpointFingerprint(checkpoint);
+    const directionChanged = this.lastAssessment !== undefined && this.lastAssessment !== checkpoint.assessment;
+    const groundingDue = initial || (this.grounding === 'adaptive' && (this.materialChange || directionChanged));
+    this.materialChange = false;
+    this.lastAssessment = checkpoint.assessment;
     this.current = checkpoint;
     const inject =
       this.mode === 'always' || (this.mode === 'adaptive' && (changed || checkpoint.assessment !== 'on_trajectory'))
         ? renderCheckpoint(checkpoint, this.maxChars)
         : '';
-    return { checkpoint, changed, inject };
+    return { checkpoint, changed, inject, groundingDue };
+  }
+
+  /**
+   * Replaces the current checkpoint with its grounded version; returns the text to inject now.
+   * `alreadyNew`: the checkpoint was not reported yet, so grounding it needs no further revision.
+   */
+  adoptGrounded(grounded: TrajectoryCheckpoint, alreadyNew: boolean): string {
+    const previous = this.current;
+    const bump = !alreadyNew && previous !== undefined && checkpointFingerprint(previous) !== checkpointFingerprint(grounded);
+    const checkpoint = bump && previous !== undefined ? { ...grounded, revision: previous.revision + 1 } : grounded;
+    this.current = checkpoint;
+    return this.mode === 'shadow' ? '' : renderCheckpoint(checkpoint, this.maxChars);
   }
 
   private summarise(output: string): string {

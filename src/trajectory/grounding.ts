@@ -1,0 +1,89 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { outputFormat } from '../agent/structured-output.js';
+import type { TrajectoryCheckpoint } from '../types/trajectory.js';
+import type { TokenUsage } from '../types/usage.js';
+import { usageFromApi } from '../agent/pricing.js';
+import { renderCheckpoint } from './render-checkpoint.js';
+
+/** `initial`: before the first main request. `adaptive`: also after material changes. */
+export type GroundingMode = 'off' | 'initial' | 'adaptive';
+
+const GroundingAnswer = z.object({
+  situationAssessment: z.string().describe('Two or three sentences: where the work stands and what matters next.'),
+  evidenceRefs: z.array(z.string()).describe('The evidence labels, exactly as supplied, that the assessment rests on.'),
+});
+
+const GROUNDING_SYSTEM = [
+  'You orient an agent before its next step. Using only the evidence below, state plainly where',
+  'the work stands and what the next action must achieve. Cite the evidence labels you rely on,',
+  'exactly as written. Do not invent facts or labels, and do not plan beyond the next action.',
+].join(' ');
+
+export interface GroundingResult {
+  readonly checkpoint: TrajectoryCheckpoint;
+  readonly usage: TokenUsage | undefined;
+}
+
+/**
+ * The tool-less grounding request. The answer must cite at least one supplied label and no
+ * other; otherwise — or when the model is unavailable — the deterministic checkpoint stands,
+ * labelled `groundingSource: 'deterministic'`. Never throws.
+ */
+export async function groundCheckpoint(
+  client: Anthropic,
+  model: string,
+  checkpoint: TrajectoryCheckpoint,
+  task: string,
+  signal: AbortSignal | undefined,
+): Promise<GroundingResult> {
+  const labels = suppliedLabels(checkpoint);
+  // The fallback carries no situation text: an earlier model assessment must not be relabelled.
+  const { situationAssessment: _old, groundingEvidenceRefs: _oldRefs, ...rest } = checkpoint;
+  const deterministic: TrajectoryCheckpoint = { ...rest, groundingSource: 'deterministic' };
+  try {
+    const response = await client.messages.create(
+      {
+        model,
+        max_tokens: 512,
+        system: GROUNDING_SYSTEM,
+        output_config: { format: outputFormat(GroundingAnswer) },
+        messages: [
+          {
+            role: 'user',
+            content: `[task] ${task}\n\n${renderCheckpoint(checkpoint)}\n\nEvidence labels you may cite: ${labels.join(', ')}`,
+          },
+        ],
+      },
+      signal ? { signal } : {},
+    );
+    const usage = usageFromApi(response.usage);
+    const text = response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+    const parsed = GroundingAnswer.safeParse(JSON.parse(text));
+    if (!parsed.success) return { checkpoint: deterministic, usage };
+    const refs = parsed.data.evidenceRefs.map((ref) => ref.trim());
+    const valid = refs.length > 0 && refs.every((ref) => labels.includes(ref));
+    if (!valid) return { checkpoint: deterministic, usage };
+    return {
+      checkpoint: {
+        ...checkpoint,
+        situationAssessment: parsed.data.situationAssessment.replace(/\s+/g, ' ').trim().slice(0, 600),
+        groundingSource: 'model',
+        groundingEvidenceRefs: refs,
+      },
+      usage,
+    };
+  } catch {
+    return { checkpoint: deterministic, usage: undefined };
+  }
+}
+
+/** The labels the grounding request may cite: the task, and every evidence label in the checkpoint. */
+export function suppliedLabels(checkpoint: TrajectoryCheckpoint): string[] {
+  const labels = new Set<string>(['[task]']);
+  for (const fact of checkpoint.groundedFacts) labels.add(fact.evidence);
+  for (const line of [...checkpoint.completedWork, ...checkpoint.doNotRepeat, ...checkpoint.openQuestions]) {
+    for (const match of line.matchAll(/\[turn \d+\/[a-z_]+\]/g)) labels.add(match[0]);
+  }
+  return [...labels];
+}
