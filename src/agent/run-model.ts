@@ -167,7 +167,7 @@ async function withCheckpoint<T>(
   const system = params.system;
   const blocks: TextBlockParam[] =
     system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
-  blocks.push({ type: 'text', text: update.inject });
+  blocks.push({ type: 'text', text: inject });
   return { ...params, system: blocks };
 }
 
