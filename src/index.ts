@@ -55,6 +55,14 @@ export type { SpawnLimits } from './introspection/spawn-limits.js';
 export { IntrospectionError } from './introspection/introspection-error.js';
 export { SpawnLimitError } from './introspection/spawn-limit-error.js';
 export type { SpawnLimitName } from './introspection/spawn-limit-error.js';
+export { assessTrajectory, checkpointFingerprint } from './trajectory/checkpoint.js';
+export type { AssessInput } from './trajectory/checkpoint.js';
+export { CHECKPOINT_HEADING, DEFAULT_CHECKPOINT_CHARS, renderCheckpoint, renderChildSlice } from './trajectory/render-checkpoint.js';
+export type { CheckpointMode, TrajectoryOptions } from './trajectory/trajectory-config.js';
+export type { GroundingMode } from './trajectory/grounding.js';
+export type { CompactionStrategy, ContextBudget } from './trajectory/compaction.js';
+export type { Observation, ToolEffect } from './trajectory/observation.js';
+export type { TrajectoryAssessment, TrajectoryCheckpoint } from './types/trajectory.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';
 export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';
@@ -120,6 +128,8 @@ export type {
   ApiErrorEvent,
   ReflectionStartEvent,
   PromptReplacedEvent,
+  TrajectoryCheckpointEvent,
+  ContextCompactedEvent,
   ReflectionEndEvent,
   CacheHitEvent,
   CacheMissEvent,

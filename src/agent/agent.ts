@@ -197,6 +197,7 @@ export class Agent {
     const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
     const shared = {
       trajectory,
+      contextBudget: this.config.trajectory?.contextBudget,
       agentName: this.name,
       promptId: prompt.id,
       settings,

@@ -4,6 +4,7 @@ import type { GoalAncestry } from '../goals/goal-ancestry.js';
 import type { Revision } from '../reflection/reflection-pass.js';
 import type { Agent } from './agent.js';
 import type { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
+import type { ContextBudget } from '../trajectory/compaction.js';
 import type { Cache } from '../cache/cache.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -64,6 +65,8 @@ export interface PromptCall<T> {
   readonly tree: CallTree;
   /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
   readonly meter: UsageMeter;
+  /** When set, older turns of the tool loop are compacted beyond this budget. */
+  readonly contextBudget: ContextBudget | undefined;
   /** The call's trajectory (observations and checkpoints), unless checkpoints are off. */
   readonly trajectory: TrajectoryTracker | undefined;
   /** The agent that reflects on a failed attempt of this call. */

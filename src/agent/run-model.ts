@@ -10,6 +10,7 @@ import type {
 import type { Middleware } from '@anthropic-ai/sdk';
 import { connectMcp, type McpConnection } from '../mcp/mcp-connection.js';
 import { groundCheckpoint } from '../trajectory/grounding.js';
+import { compactMessages } from '../trajectory/compaction.js';
 import { errorMessage } from '../util/describe.js';
 import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
@@ -67,6 +68,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   let usage: TokenUsage = { ...ZERO_USAGE };
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
+    compactIfNeeded(call, messages, turn);
     const params = await withCheckpoint(call, { ...base, messages: [...messages] }, turn);
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
@@ -169,6 +171,26 @@ async function withCheckpoint<T>(
     system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
   blocks.push({ type: 'text', text: inject });
   return { ...params, system: blocks };
+}
+
+/** Compacts the conversation in place when it is over the configured budget, and reports it. */
+function compactIfNeeded<T>(call: PromptCall<T>, messages: MessageParam[], turn: number): void {
+  const budget = call.contextBudget;
+  if (budget === undefined) return;
+  const summaries = call.trajectory?.summaries(turn) ?? [];
+  const result = compactMessages(messages, budget, summaries);
+  if (result === undefined) return;
+  messages.splice(0, messages.length, ...result.messages);
+  call.trajectory?.noteCompaction();
+  call.tree.emit({
+    type: 'contextCompacted',
+    agentName: call.agentName,
+    turn,
+    droppedTurns: result.droppedTurns,
+    strategy: budget.strategy ?? 'drop',
+    beforeChars: result.beforeChars,
+    afterChars: result.afterChars,
+  });
 }
 
 /** One model request; streamed turn by turn for `agent.stream()`. */

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import type { GroundingMode } from './grounding.js';
+import type { ContextBudget } from './compaction.js';
 
 /** `off`: nothing. `shadow`: events only. `adaptive`: injected when it has news. `always`: every request. */
 export type CheckpointMode = 'off' | 'shadow' | 'adaptive' | 'always';
@@ -11,6 +12,8 @@ export interface TrajectoryOptions {
   grounding?: GroundingMode;
   /** Cap of the rendered checkpoint in characters (default 1,800). */
   maxChars?: number;
+  /** Keep long tool loops within a budget by compacting older turns (works in every mode). */
+  contextBudget?: ContextBudget;
 }
 
 const MODES: readonly CheckpointMode[] = ['off', 'shadow', 'adaptive', 'always'];
@@ -30,6 +33,14 @@ export function checkpointMode(options: TrajectoryOptions | undefined, env: Node
   const mode = options?.checkpoint ?? env['GROUNDSWELL_TRAJECTORY_CHECKPOINT'] ?? 'off';
   if (!MODES.includes(mode as CheckpointMode)) {
     throw new UsageError(`Trajectory checkpoint mode must be one of ${MODES.join(', ')}, got ${describeValue(mode)}.`);
+  }
+  const maxChars = options?.maxChars;
+  if (maxChars !== undefined && (!Number.isInteger(maxChars) || maxChars < 200)) {
+    throw new UsageError(`trajectory.maxChars must be an integer >= 200, got ${describeValue(maxChars)}.`);
+  }
+  const budget = options?.contextBudget;
+  if (budget !== undefined && (!Number.isInteger(budget.maxChars) || budget.maxChars < 1)) {
+    throw new UsageError(`trajectory.contextBudget.maxChars must be a positive integer, got ${describeValue(budget.maxChars)}.`);
   }
   return mode as CheckpointMode;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { assessTrajectory, checkpointFingerprint, type TrajectoryCheckpoint } from './checkpoint.js';
 import type { CheckpointMode } from './trajectory-config.js';
 import type { GroundingMode } from './grounding.js';
-import type { Observation, ToolEffect } from './observation.js';
+import { evidenceLabel, type Observation, type ToolEffect } from './observation.js';
 import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
 
 const MAX_OBSERVATIONS = 200;
@@ -34,13 +34,19 @@ export class TrajectoryTracker {
   private lastAssessment: string | undefined;
   private materialChange = false;
 
+  private readonly goal: string;
+
   constructor(
     private readonly mode: CheckpointMode,
     private readonly grounding: GroundingMode,
-    private readonly goal: string,
+    goal: string,
     private readonly mask: (text: string) => string,
     private readonly maxChars = DEFAULT_CHECKPOINT_CHARS,
-  ) {}
+  ) {
+    // The goal travels in events and exports: masked and bounded like every other field.
+    const masked = mask(goal).replace(/\s+/g, ' ').trim();
+    this.goal = masked.length > 300 ? `${masked.slice(0, 297)}...` : masked;
+  }
 
   get latest(): TrajectoryCheckpoint | undefined {
     return this.current;
@@ -113,11 +119,25 @@ export class TrajectoryTracker {
     return this.mode === 'shadow' ? '' : renderCheckpoint(checkpoint, this.maxChars);
   }
 
+  /** One line per observed tool call, with its evidence label: what a compaction summary keeps. */
+  summaries(maxTurn: number): string[] {
+    return this.observations
+      .filter((o) => o.turn <= maxTurn)
+      .map((o) => `${evidenceLabel(o)} ${o.toolName}${o.target ? ` on ${o.target}` : ''}: ${o.summary}`);
+  }
+
+  /** Compaction is a material change: the next adaptive request is grounded again. */
+  noteCompaction(): void {
+    this.materialChange = true;
+    this.lastTrigger = 'compaction';
+  }
+
   private summarise(output: string): string {
     // Binary or huge content is described, never copied.
     // eslint-disable-next-line no-control-regex
     const binary = /[\u0000-\u0008\u000e-\u001f]/.test(output.slice(0, 1_000));
-    const text = binary ? `<binary content, ${output.length} chars>` : this.mask(output.replace(/\s+/g, ' ').trim());
+    // Mask before flattening: a multi-line secret only matches in its original form.
+    const text = binary ? `<binary content, ${output.length} chars>` : this.mask(output).replace(/\s+/g, ' ').trim();
     return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 3)}...` : text;
   }
 }

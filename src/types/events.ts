@@ -197,6 +197,17 @@ export interface TrajectoryCheckpointEvent extends EventBase {
   readonly checkpoint: TrajectoryCheckpoint;
 }
 
+/** Older turns of an agent's tool loop were compacted to stay within its context budget. */
+export interface ContextCompactedEvent extends EventBase {
+  readonly type: 'contextCompacted';
+  readonly agentName: string;
+  readonly turn: number;
+  readonly droppedTurns: number;
+  readonly strategy: 'drop' | 'summarize';
+  readonly beforeChars: number;
+  readonly afterChars: number;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -219,6 +230,7 @@ export type WorkflowEvent =
   | ApiErrorEvent
   | PromptReplacedEvent
   | TrajectoryCheckpointEvent
+  | ContextCompactedEvent
   | ReflectionStartEvent
   | ReflectionEndEvent
   | CacheHitEvent
