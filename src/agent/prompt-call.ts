@@ -37,6 +37,8 @@ export interface ToolCallRecord {
   readonly isError: boolean;
   readonly duration: number;
   readonly blockedReason?: string;
+  /** The call ran a child agent or workflow (its result is the child's, to be verified). */
+  readonly delegated?: boolean;
 }
 
 /** Text, tool and usage events of a streamed call, then the validated result. */

@@ -121,6 +121,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
         output: record.output,
         isError: record.isError,
         blocked: record.blockedReason !== undefined,
+        ...(record.delegated ? { child: true } : {}),
       });
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: record.output, is_error: record.isError });
     }
@@ -308,6 +309,7 @@ async function invokeTool<T>(
     });
   }
   node.finish(outcome.isError ? 'failed' : 'completed');
+  const delegated = node.node?.children.some((child) => child.kind === 'agentPrompt' || child.kind === 'workflow') === true;
   call.onStream?.({ type: 'toolResult', toolUseId: toolUse.id, name: toolUse.name, output: outcome.content, isError: outcome.isError });
   return {
     toolUseId: toolUse.id,
@@ -318,6 +320,7 @@ async function invokeTool<T>(
     isError: outcome.isError,
     duration,
     ...(blockedReason !== undefined ? { blockedReason } : {}),
+    ...(delegated ? { delegated } : {}),
   };
 }
 

@@ -6,6 +6,8 @@ import { evidenceLabel, type Observation, type ToolEffect } from './observation.
 import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
 
 const MAX_OBSERVATIONS = 200;
+/** In adaptive grounding, a pass at least every this many tool calls even without material changes. */
+export const GROUNDING_CADENCE = 8;
 const SUMMARY_CHARS = 200;
 
 /** What one tool call left behind, as the tool loop reports it. */
@@ -32,6 +34,7 @@ export class TrajectoryTracker {
   private lastTrigger = 'task start';
 
   private lastAssessment: string | undefined;
+  private groundedAtSeq = 0;
   private materialChange = false;
 
   private readonly goal: string;
@@ -55,7 +58,7 @@ export class TrajectoryTracker {
   record(fact: ToolCallFact): void {
     this.seq += 1;
     const kind = fact.child ? 'child_result' : fact.blocked ? 'synthetic_block' : fact.isError ? 'tool_failure' : 'tool_result';
-    const verifyPassed = fact.effect === 'verify' && !fact.isError ? !/\b(fail|failed|error)\b/i.test(fact.output) : undefined;
+    const verifyPassed = fact.effect === 'verify' ? verdictOf(fact.output, fact.isError) : undefined;
     const observation: Observation = {
       turn: fact.turn,
       seq: this.seq,
@@ -96,7 +99,10 @@ export class TrajectoryTracker {
     }
     const changed = previous === undefined || checkpointFingerprint(previous) !== checkpointFingerprint(checkpoint);
     const directionChanged = this.lastAssessment !== undefined && this.lastAssessment !== checkpoint.assessment;
-    const groundingDue = initial || (this.grounding === 'adaptive' && (this.materialChange || directionChanged));
+    // Cadence counts total tool calls (across retries of the call), so re-engaging cannot reset it.
+    const cadenceDue = this.grounding === 'adaptive' && this.seq - this.groundedAtSeq >= GROUNDING_CADENCE;
+    const groundingDue = initial || (this.grounding === 'adaptive' && (this.materialChange || directionChanged || cadenceDue));
+    if (groundingDue) this.groundedAtSeq = this.seq;
     this.materialChange = false;
     this.lastAssessment = checkpoint.assessment;
     this.current = checkpoint;
@@ -140,6 +146,23 @@ export class TrajectoryTracker {
     const text = binary ? `<binary content, ${output.length} chars>` : this.mask(output).replace(/\s+/g, ' ').trim();
     return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 3)}...` : text;
   }
+}
+
+/**
+ * Whether a verifier passed: an error never did; JSON output with a boolean `passed`, `ok` or
+ * `success` says so itself; otherwise words like "fail" or "error" mean it did not.
+ */
+function verdictOf(output: string, isError: boolean): boolean {
+  if (isError) return false;
+  try {
+    const parsed = JSON.parse(output) as Record<string, unknown> | null;
+    for (const key of ['passed', 'ok', 'success']) {
+      if (typeof parsed?.[key] === 'boolean') return parsed[key] as boolean;
+    }
+  } catch {
+    // Not JSON: judge the text.
+  }
+  return !/\b(fail|failed|failing|error|errors)\b/i.test(output);
 }
 
 function hash(text: string): string {
