@@ -63,6 +63,24 @@ export type { GroundingMode } from './trajectory/grounding.js';
 export type { CompactionStrategy, ContextBudget } from './trajectory/compaction.js';
 export type { Observation, ToolEffect } from './trajectory/observation.js';
 export type { TrajectoryAssessment, TrajectoryCheckpoint } from './types/trajectory.js';
+export { completeGoalTool } from './goal-plans/complete-goal.js';
+export type { CompleteGoalOptions, SignOff } from './goal-plans/complete-goal.js';
+export {
+  COMPLETE_GOAL_DESCRIPTION,
+  JUDGE_SYSTEM,
+  PLAN_DRAFTING_SYSTEM,
+  judgeRequest,
+  planResync,
+  staleReminder,
+} from './goal-plans/plan-texts.js';
+export { parseVerdict } from './judge/parse-verdict.js';
+export type { JudgeVerdict, ParsedVerdict } from './judge/parse-verdict.js';
+export { readOnlyTools } from './judge/read-only-tools.js';
+export type { ReadOnlyToolsOptions } from './judge/read-only-tools.js';
+export { JudgeVerdictError, PathOutsideRootError, ReadOnlyToolError } from './judge/errors.js';
+export { activeGoal, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from './plans/index.js';
+export type { ParsedPlan, PlanGoal, PlanGoalStatus, PlanSection, PlanTask } from './plans/index.js';
+export { PlanGoalNotFoundError } from './plans/index.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';
 export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';
@@ -130,6 +148,7 @@ export type {
   PromptReplacedEvent,
   TrajectoryCheckpointEvent,
   ContextCompactedEvent,
+  GoalSignOffEvent,
   ReflectionEndEvent,
   CacheHitEvent,
   CacheMissEvent,

@@ -39,6 +39,12 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     if (why !== '') extra.push(why);
     const checkpoint = checkpointLine(node);
     if (checkpoint !== '') extra.push(checkpoint);
+    for (const event of node.events) {
+      if (event.type === 'goalSignOff') {
+        const note = event.judgeFailed ? ' (judge failed)' : event.verdict === 'reject' ? ` — missing: ${event.missing}` : '';
+        extra.push(`sign-off ${event.verdict}: ${event.goal}${note}`);
+      }
+    }
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
     const shown = node.children.slice(0, maxChildren);
     const hidden = node.children.length - shown.length;

@@ -208,6 +208,16 @@ export interface ContextCompactedEvent extends EventBase {
   readonly afterChars: number;
 }
 
+/** A goal of a plan was signed off (or refused) by the read-only judge. */
+export interface GoalSignOffEvent extends EventBase {
+  readonly type: 'goalSignOff';
+  readonly goal: string;
+  readonly verdict: 'accept' | 'reject';
+  readonly missing: string;
+  readonly judgeFailed: boolean;
+  readonly planPath: string;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -231,6 +241,7 @@ export type WorkflowEvent =
   | PromptReplacedEvent
   | TrajectoryCheckpointEvent
   | ContextCompactedEvent
+  | GoalSignOffEvent
   | ReflectionStartEvent
   | ReflectionEndEvent
   | CacheHitEvent

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { currentScope } from '../core/scope.js';
+import { parseVerdict } from '../judge/parse-verdict.js';
+import { readOnlyTools } from '../judge/read-only-tools.js';
+import { appendLog, findGoal, setGoalStatus } from '../plans/index.js';
+import { createPrompt } from '../prompt/prompt.js';
+import { defineTool, type Tool } from '../tools/tool.js';
+import { errorMessage } from '../util/describe.js';
+import { COMPLETE_GOAL_DESCRIPTION, JUDGE_SYSTEM, judgeRequest } from './plan-texts.js';
+
+export interface CompleteGoalOptions {
+  /** The plan file (markdown). */
+  planPath: string;
+  /** The project root the judge may read (nothing outside it, nothing written, nothing run). */
+  root: string;
+  /** The client and model of the judge; a fresh judge agent is made for every sign-off. */
+  judge: { client?: Anthropic; model?: string };
+  /** Time of the sign-off log line (default now). */
+  now?: () => Date;
+}
+
+/** What a sign-off decided; also the payload of the `goalSignOff` event. */
+export interface SignOff {
+  readonly goal: string;
+  readonly verdict: 'accept' | 'reject';
+  readonly missing: string;
+  /** The judge could not give a verdict (it failed or answered out of form): signed off, and said so. */
+  readonly judgeFailed: boolean;
+  readonly planPath: string;
+}
+
+const JudgeAnswer = z.object({
+  review: z.string().describe('Your review, ending with the VERDICT and missing lines exactly as instructed.'),
+});
+
+/**
+ * The `CompleteGoal` tool: a fresh, read-only judge that never sees the working agent's
+ * transcript checks the goal's evidence. On accept (or when the judge fails, said in the log line)
+ * the goal is ticked `[x]` and a sign-off line appended to `## Log`; on reject the goal stays open
+ * and the result says what is missing. The plan is re-read before it is edited, so changes made
+ * while the judge worked are kept.
+ */
+export function completeGoalTool(options: CompleteGoalOptions): Tool {
+  return defineTool({
+    name: 'CompleteGoal',
+    description: COMPLETE_GOAL_DESCRIPTION,
+    input: z.object({ goal: z.string().min(1).describe('The goal text: the line after "goal:" in the plan file.') }),
+    async execute({ goal: query }) {
+      const plan = await readFile(options.planPath, 'utf8');
+      const goal = findGoal(plan, query); // no match: a tool error naming the closest goals
+      const planRel = relative(options.root, options.planPath) || basename(options.planPath);
+      let signOff: SignOff;
+      if (goal.evidence.length === 0) {
+        signOff = { goal: goal.text, verdict: 'reject', missing: 'the evidence list is empty: fill it and try again', judgeFailed: false, planPath: planRel };
+      } else {
+        signOff = await judge(options, goal.text, plan, planRel);
+      }
+      if (signOff.verdict === 'accept') await recordSignOff(options, goal.text, signOff);
+      report(signOff);
+      if (signOff.verdict === 'reject') return `Rejected: the goal stays open. Missing: ${signOff.missing || '(the judge gave no reason)'}`;
+      return signOff.judgeFailed
+        ? `Signed off without a verdict (the judge failed: ${signOff.missing}); the goal is ticked [x] and the log says so.`
+        : 'Accepted: the goal is ticked [x] and a sign-off line was added to ## Log.';
+    },
+  });
+}
+
+async function judge(options: CompleteGoalOptions, goal: string, plan: string, planRel: string): Promise<SignOff> {
+  const judgeAgent = new Agent({
+    name: 'judge',
+    system: JUDGE_SYSTEM,
+    tools: readOnlyTools(options.root),
+    maxTurns: 12,
+    ...(options.judge.client ? { client: options.judge.client } : {}),
+    ...(options.judge.model ? { model: options.judge.model } : {}),
+  });
+  try {
+    const answer = await judgeAgent.prompt(
+      createPrompt({ name: 'sign-off', user: judgeRequest(goal, plan, planRel), responseFormat: JudgeAnswer }),
+    );
+    const verdict = parseVerdict(answer.review);
+    return { goal, verdict: verdict.verdict, missing: verdict.missing, judgeFailed: false, planPath: planRel };
+  } catch (error) {
+    // A judge that cannot judge does not hold the work hostage: sign off, and say so in the log.
+    return { goal, verdict: 'accept', missing: errorMessage(error).slice(0, 300), judgeFailed: true, planPath: planRel };
+  }
+}
+
+async function recordSignOff(options: CompleteGoalOptions, goal: string, signOff: SignOff): Promise<void> {
+  // Re-read: the file may have changed on disk while the judge was reading.
+  const current = await readFile(options.planPath, 'utf8');
+  const stamp = (options.now?.() ?? new Date()).toISOString().slice(0, 16).replace('T', ' ');
+  const line = signOff.judgeFailed
+    ? `- ${stamp} signed off "${goal}" WITHOUT a verdict: the judge failed (${signOff.missing.replace(/\s+/g, ' ')})`
+    : `- ${stamp} signed off "${goal}": judge accepted`;
+  const edited = appendLog(setGoalStatus(current, goal, 'done'), line);
+  const temp = join(dirname(options.planPath), `.${basename(options.planPath)}.${randomBytes(4).toString('hex')}.tmp`);
+  await writeFile(temp, edited, 'utf8');
+  await rename(temp, options.planPath);
+}
+
+function report(signOff: SignOff): void {
+  const scope = currentScope();
+  if (scope === undefined) return;
+  scope.workflow.emit(scope.node, { type: 'goalSignOff', ...signOff });
+}
