@@ -63,7 +63,11 @@ export type { GroundingMode } from './trajectory/grounding.js';
 export type { CompactionStrategy, ContextBudget } from './trajectory/compaction.js';
 export type { Observation, ToolEffect } from './trajectory/observation.js';
 export type { TrajectoryAssessment, TrajectoryCheckpoint } from './types/trajectory.js';
-export { completeGoalTool } from './goal-plans/complete-goal.js';
+export { completeGoalTool, signOffGoal } from './goal-plans/complete-goal.js';
+export { createPlanDrafter, planDraftingTools } from './goal-plans/plan-drafter.js';
+export type { PlanDrafterOptions } from './goal-plans/plan-drafter.js';
+export { PlanWatcher } from './goal-plans/plan-watcher.js';
+export type { PlanWatchOptions } from './goal-plans/plan-watcher.js';
 export type { CompleteGoalOptions, SignOff } from './goal-plans/complete-goal.js';
 export {
   COMPLETE_GOAL_DESCRIPTION,

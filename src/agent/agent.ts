@@ -31,6 +31,7 @@ import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajec
 import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
 import { renderChildSlice } from '../trajectory/render-checkpoint.js';
 import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
+import { PlanWatcher, type PlanWatchOptions } from '../goal-plans/plan-watcher.js';
 import { currentScope } from '../core/scope.js';
 import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
@@ -47,6 +48,8 @@ export interface AgentConfig extends AgentSettings {
   goalAncestry?: GoalAncestry;
   /** Trajectory checkpoints (default from GROUNDSWELL_TRAJECTORY_CHECKPOINT, else off). */
   trajectory?: TrajectoryOptions;
+  /** A plan file to keep in view while working (see goal plans in the README). */
+  plan?: PlanWatchOptions;
 }
 
 /** What `agent.execute()` resolves to: the value and what the call took. */
@@ -198,6 +201,7 @@ export class Agent {
     const shared = {
       trajectory,
       contextBudget: this.config.trajectory?.contextBudget,
+      planWatcher: this.config.plan ? new PlanWatcher(this.config.plan) : undefined,
       agentName: this.name,
       promptId: prompt.id,
       settings,

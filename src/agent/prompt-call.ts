@@ -5,6 +5,7 @@ import type { Revision } from '../reflection/reflection-pass.js';
 import type { Agent } from './agent.js';
 import type { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import type { ContextBudget } from '../trajectory/compaction.js';
+import type { PlanWatcher } from '../goal-plans/plan-watcher.js';
 import type { Cache } from '../cache/cache.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -67,6 +68,8 @@ export interface PromptCall<T> {
   readonly tree: CallTree;
   /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
   readonly meter: UsageMeter;
+  /** The plan file kept in view (resync at start and after compaction, reminders when stale). */
+  readonly planWatcher: PlanWatcher | undefined;
   /** When set, older turns of the tool loop are compacted beyond this budget. */
   readonly contextBudget: ContextBudget | undefined;
   /** The call's trajectory (observations and checkpoints), unless checkpoints are off. */

@@ -68,8 +68,9 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   let usage: TokenUsage = { ...ZERO_USAGE };
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
-    compactIfNeeded(call, messages, turn);
-    const params = await withCheckpoint(call, { ...base, messages: [...messages] }, turn);
+    const compacted = compactIfNeeded(call, messages, turn);
+    const withPlanText = await withPlan(call, { ...base, messages: [...messages] }, turn, compacted);
+    const params = await withCheckpoint(call, withPlanText, turn);
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
@@ -175,12 +176,12 @@ async function withCheckpoint<T>(
 }
 
 /** Compacts the conversation in place when it is over the configured budget, and reports it. */
-function compactIfNeeded<T>(call: PromptCall<T>, messages: MessageParam[], turn: number): void {
+function compactIfNeeded<T>(call: PromptCall<T>, messages: MessageParam[], turn: number): boolean {
   const budget = call.contextBudget;
-  if (budget === undefined) return;
+  if (budget === undefined) return false;
   const summaries = call.trajectory?.summaries(turn) ?? [];
   const result = compactMessages(messages, budget, summaries);
-  if (result === undefined) return;
+  if (result === undefined) return false;
   messages.splice(0, messages.length, ...result.messages);
   call.trajectory?.noteCompaction();
   call.tree.emit({
@@ -192,6 +193,23 @@ function compactIfNeeded<T>(call: PromptCall<T>, messages: MessageParam[], turn:
     beforeChars: result.beforeChars,
     afterChars: result.afterChars,
   });
+  return true;
+}
+
+/** The plan, when it is due, as an extra system block of this request only (never in history). */
+async function withPlan<T>(
+  call: PromptCall<T>,
+  params: MessageCreateParamsNonStreaming,
+  turn: number,
+  compacted: boolean,
+): Promise<MessageCreateParamsNonStreaming> {
+  const text = (await call.planWatcher?.beforeRequest(turn, compacted)) ?? '';
+  if (text === '') return params;
+  const system = params.system;
+  const blocks: TextBlockParam[] =
+    system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
+  blocks.push({ type: 'text', text });
+  return { ...params, system: blocks };
 }
 
 /** One model request; streamed turn by turn for `agent.stream()`. */

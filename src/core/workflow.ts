@@ -35,6 +35,8 @@ export interface WorkflowConfig {
   mission?: string;
   project?: string;
   goal?: string;
+  /** A plan file: its active (`[/]`) goal is this workflow's goal when `goal` is not set. */
+  plan?: string;
   /**
    * Reflect on a failed step and run it again with the revision (`true`, or options with the
    * reflecting `agent` and `maxAttempts`). The guidance reaches the agent calls of the retry.

@@ -51,23 +51,31 @@ export function completeGoalTool(options: CompleteGoalOptions): Tool {
     description: COMPLETE_GOAL_DESCRIPTION,
     input: z.object({ goal: z.string().min(1).describe('The goal text: the line after "goal:" in the plan file.') }),
     async execute({ goal: query }) {
-      const plan = await readFile(options.planPath, 'utf8');
-      const goal = findGoal(plan, query); // no match: a tool error naming the closest goals
-      const planRel = relative(options.root, options.planPath) || basename(options.planPath);
-      let signOff: SignOff;
-      if (goal.evidence.length === 0) {
-        signOff = { goal: goal.text, verdict: 'reject', missing: 'the evidence list is empty: fill it and try again', judgeFailed: false, planPath: planRel };
-      } else {
-        signOff = await judge(options, goal.text, plan, planRel);
-      }
-      if (signOff.verdict === 'accept') await recordSignOff(options, goal.text, signOff);
-      report(signOff);
+      const signOff = await signOffGoal(options, query);
       if (signOff.verdict === 'reject') return `Rejected: the goal stays open. Missing: ${signOff.missing || '(the judge gave no reason)'}`;
       return signOff.judgeFailed
         ? `Signed off without a verdict (the judge failed: ${signOff.missing}); the goal is ticked [x] and the log says so.`
         : 'Accepted: the goal is ticked [x] and a sign-off line was added to ## Log.';
     },
   });
+}
+
+/**
+ * The sign-off itself, for the `CompleteGoal` tool and for workflow code alike (call it from a
+ * step: the judge's call mounts under it and the `goalSignOff` event lands there). Throws a
+ * `PlanGoalNotFoundError` when the goal text matches no goal.
+ */
+export async function signOffGoal(options: CompleteGoalOptions, query: string): Promise<SignOff> {
+  const plan = await readFile(options.planPath, 'utf8');
+  const goal = findGoal(plan, query);
+  const planRel = relative(options.root, options.planPath) || basename(options.planPath);
+  const signOff: SignOff =
+    goal.evidence.length === 0
+      ? { goal: goal.text, verdict: 'reject', missing: 'the evidence list is empty: fill it and try again', judgeFailed: false, planPath: planRel }
+      : await judge(options, goal.text, plan, planRel);
+  if (signOff.verdict === 'accept') await recordSignOff(options, goal.text, signOff);
+  report(signOff);
+  return signOff;
 }
 
 async function judge(options: CompleteGoalOptions, goal: string, plan: string, planRel: string): Promise<SignOff> {

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import type { Workflow } from '../core/workflow.js';
+import { activeGoal } from '../plans/index.js';
 import { observedFieldsOf } from '../decorators/observed-state.js';
 import type { GoalAncestry } from './goal-ancestry.js';
 
@@ -12,11 +14,21 @@ export function deriveGoalAncestry(workflow: Workflow | undefined): GoalAncestry
   const out: GoalAncestry = {};
   for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) {
     for (const level of DERIVED_LEVELS) {
-      const value = w.config[level];
+      // A workflow with a plan but no declared goal works on its plan's active ([/]) goal.
+      const value = level === 'goal' && w.config.goal === undefined ? activePlanGoal(w.config.plan) : w.config[level];
       if (out[level] === undefined && typeof value === 'string' && value.trim() !== '') out[level] = value;
     }
   }
   return out;
+}
+
+function activePlanGoal(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined;
+  try {
+    return activeGoal(readFileSync(path, 'utf8'))?.text;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Explicit values win over derived ones, level by level. */

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type Anthropic from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import { Agent } from '../agent/agent.js';
+import { readOnlyTools } from '../judge/read-only-tools.js';
+import { defineTool, type Tool } from '../tools/tool.js';
+import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
+
+export interface PlanDrafterOptions {
+  name?: string;
+  /** The project the drafter may explore (read-only). */
+  root: string;
+  /** The only file the drafter may write. */
+  planPath: string;
+  client?: Anthropic;
+  model?: string;
+}
+
+/**
+ * Tools for drafting a plan: read-only exploration confined to `root`, and `write_plan`, which can
+ * write the plan file and nothing else. There is no other write or run tool to refuse.
+ */
+export function planDraftingTools(root: string, planPath: string): Tool[] {
+  const writePlan = defineTool({
+    name: 'write_plan',
+    description: 'Write the whole plan file. This is the only file you can write.',
+    effect: 'mutate',
+    target: () => planPath,
+    input: z.object({ content: z.string().min(1).describe('The complete plan file, in markdown.') }),
+    async execute({ content }) {
+      const temp = join(dirname(planPath), `.${basename(planPath)}.${randomBytes(4).toString('hex')}.tmp`);
+      await writeFile(temp, content, 'utf8');
+      await rename(temp, planPath);
+      return `Wrote ${basename(planPath)} (${content.length} characters).`;
+    },
+  });
+  return [...readOnlyTools(root), writePlan];
+}
+
+/** An agent that explores read-only, then writes the plan file and nothing else. */
+export function createPlanDrafter(options: PlanDrafterOptions): Agent {
+  return new Agent({
+    name: options.name ?? 'planner',
+    system: PLAN_DRAFTING_SYSTEM,
+    tools: planDraftingTools(options.root, options.planPath),
+    maxTurns: 20,
+    ...(options.client ? { client: options.client } : {}),
+    ...(options.model ? { model: options.model } : {}),
+  });
+}
