@@ -69,8 +69,10 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
     const compacted = compactIfNeeded(call, messages, turn);
-    const withPlanText = await withPlan(call, { ...base, messages: [...messages] }, turn, compacted);
-    const params = await withCheckpoint(call, withPlanText, turn);
+    let params: MessageCreateParamsNonStreaming = { ...base, messages: [...messages] };
+    // Only calls that use these features pay for their awaits.
+    if (call.planWatcher !== undefined) params = await withPlan(call, params, turn, compacted);
+    if (call.trajectory !== undefined) params = await withCheckpoint(call, params, turn);
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
