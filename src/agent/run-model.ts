@@ -169,12 +169,7 @@ async function withCheckpoint<T>(
       checkpoint,
     });
   }
-  if (inject === '') return params;
-  const system = params.system;
-  const blocks: TextBlockParam[] =
-    system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
-  blocks.push({ type: 'text', text: inject });
-  return { ...params, system: blocks };
+  return inject === '' ? params : appendSystemBlock(params, inject);
 }
 
 /** Compacts the conversation in place when it is over the configured budget, and reports it. */
@@ -206,7 +201,11 @@ async function withPlan<T>(
   compacted: boolean,
 ): Promise<MessageCreateParamsNonStreaming> {
   const text = (await call.planWatcher?.beforeRequest(turn, compacted)) ?? '';
-  if (text === '') return params;
+  return text === '' ? params : appendSystemBlock(params, text);
+}
+
+/** The request with one more system block at the end (for this request only). */
+function appendSystemBlock(params: MessageCreateParamsNonStreaming, text: string): MessageCreateParamsNonStreaming {
   const system = params.system;
   const blocks: TextBlockParam[] =
     system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
