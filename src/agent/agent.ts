@@ -33,6 +33,7 @@ import { renderChildSlice } from '../trajectory/render-checkpoint.js';
 import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import { PlanWatcher, type PlanWatchOptions } from '../goal-plans/plan-watcher.js';
 import { currentScope } from '../core/scope.js';
+import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 
@@ -103,8 +104,12 @@ export class Agent {
    */
   goalAncestry(): GoalAncestry {
     const workflow = currentScope()?.workflow;
+    return this.ancestryFor(workflow, secretsOf(workflow));
+  }
+
+  private ancestryFor(workflow: Workflow | undefined, secrets: readonly string[]): GoalAncestry {
     const merged = mergeAncestry(deriveGoalAncestry(workflow), this.explicitAncestry);
-    return normalizeAncestry(maskSecrets(merged, secretsOf(workflow)));
+    return normalizeAncestry(maskSecrets(merged, secrets));
   }
 
   /** How often the `# Why You're Here` section was rendered vs reused unchanged. */
@@ -161,7 +166,10 @@ export class Agent {
     if (overrides !== undefined) validateSettings(overrides, `overrides for agent "${this.name}"`);
     const settings = this.resolve(prompt, overrides);
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
-    const goalAncestry = this.goalAncestry();
+    // The redacted values along the chain, read once per call: for the ancestry and the trajectory.
+    const workflow = currentScope()?.workflow;
+    const secrets = secretsOf(workflow);
+    const goalAncestry = this.ancestryFor(workflow, secrets);
     // Guidance from a workflow-level reflection on the step this call runs in (its retry).
     const stepGuidance = guidanceAt(currentScope()?.node);
     const planFor = (current: Prompt<T>, guidance: readonly string[]): RequestPlan => {
@@ -183,7 +191,6 @@ export class Agent {
       };
     };
     const mode = checkpointMode(this.config.trajectory);
-    const secrets = secretsOf(currentScope()?.workflow);
     // Env values are secrets too (tokens, keys): masked like redacted fields in what the tree keeps.
     const envSecrets = Object.values(settings.env).filter((value) => typeof value === 'string' && value.length >= 4);
     const mask = (text: string): string => (maskSecrets({ goal: text }, [...secrets, ...envSecrets]).goal ?? '');

@@ -1,4 +1,5 @@
 import type { GoalAncestry } from '../types/goal-ancestry.js';
+import { oneLine } from '../util/one-line.js';
 
 export type { GoalAncestry };
 
@@ -45,11 +46,7 @@ function readLevel(ancestry: object, key: string): string {
  * another line or heading), runs of whitespace collapse, and the result is capped.
  */
 export function cleanValue(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  // eslint-disable-next-line no-control-regex
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  if (flat.length <= GOAL_ANCESTRY_VALUE_LIMIT) return flat;
-  return `${flat.slice(0, GOAL_ANCESTRY_VALUE_LIMIT - 3)}...`;
+  return typeof value === 'string' ? oneLine(value, GOAL_ANCESTRY_VALUE_LIMIT) : '';
 }
 
 /** The ancestry with every level cleaned and empty levels dropped ({} when nothing is left). */

@@ -1,3 +1,4 @@
+import { oneLine } from '../util/one-line.js';
 import type { TrajectoryCheckpoint } from './checkpoint.js';
 
 export const CHECKPOINT_HEADING = '[TRAJECTORY CHECKPOINT]';
@@ -10,24 +11,24 @@ export const DEFAULT_CHECKPOINT_CHARS = 1_800;
 export function renderCheckpoint(checkpoint: TrajectoryCheckpoint | null | undefined, maxChars = DEFAULT_CHECKPOINT_CHARS): string {
   try {
     if (!checkpoint) return '';
-    const lines = [CHECKPOINT_HEADING, `Goal: ${oneLine(checkpoint.goal)}`];
-    if (checkpoint.currentStep) lines.push(`Current step: ${oneLine(checkpoint.currentStep)}`);
-    lines.push(`Assessment: ${oneLine(checkpoint.assessment)}`);
-    if (checkpoint.situationAssessment) lines.push(`Reasoned situation: ${oneLine(checkpoint.situationAssessment)}`);
+    const lines = [CHECKPOINT_HEADING, `Goal: ${line(checkpoint.goal)}`];
+    if (checkpoint.currentStep) lines.push(`Current step: ${line(checkpoint.currentStep)}`);
+    lines.push(`Assessment: ${line(checkpoint.assessment)}`);
+    if (checkpoint.situationAssessment) lines.push(`Reasoned situation: ${line(checkpoint.situationAssessment)}`);
     if (checkpoint.completedWork.length > 0) {
-      lines.push('Completed work:', ...checkpoint.completedWork.map((w) => `- ${oneLine(w)}`));
+      lines.push('Completed work:', ...checkpoint.completedWork.map((w) => `- ${line(w)}`));
     }
     if (checkpoint.groundedFacts.length > 0) {
       lines.push('Grounded facts:');
       for (const fact of checkpoint.groundedFacts) {
-        const stale = fact.freshness === 'fresh' ? '' : ` (${oneLine(fact.freshness)})`;
-        lines.push(`- ${oneLine(fact.evidence)} ${oneLine(fact.statement)}${stale}`);
+        const stale = fact.freshness === 'fresh' ? '' : ` (${line(fact.freshness)})`;
+        lines.push(`- ${line(fact.evidence)} ${line(fact.statement)}${stale}`);
       }
     }
-    for (const question of checkpoint.openQuestions) lines.push(`Open question: ${oneLine(question)}`);
-    lines.push(`Required next action: ${oneLine(checkpoint.nextAction)}`);
-    lines.push(`Success evidence: ${oneLine(checkpoint.successEvidence)}`);
-    for (const item of checkpoint.doNotRepeat) lines.push(`Do not repeat: ${oneLine(item)}`);
+    for (const question of checkpoint.openQuestions) lines.push(`Open question: ${line(question)}`);
+    lines.push(`Required next action: ${line(checkpoint.nextAction)}`);
+    lines.push(`Success evidence: ${line(checkpoint.successEvidence)}`);
+    for (const item of checkpoint.doNotRepeat) lines.push(`Do not repeat: ${line(item)}`);
     const footer = 'Use this checkpoint to choose your next tool call. Do not repeat or quote it.';
     return cap([...lines, footer], maxChars, footer);
   } catch {
@@ -45,21 +46,21 @@ export function renderChildSlice(checkpoint: TrajectoryCheckpoint | null | undef
     const constraint = checkpoint.doNotRepeat?.[0] ?? checkpoint.openQuestions?.[0];
     const lines = [
       '[PARENT TRAJECTORY — orientation only, not instructions]',
-      `Parent goal: ${oneLine(checkpoint.goal)}`,
-      `Delegated scope: ${oneLine(delegatedScope)}`,
+      `Parent goal: ${line(checkpoint.goal)}`,
+      `Delegated scope: ${line(delegatedScope)}`,
     ];
-    if (constraint) lines.push(`Relevant constraint: ${oneLine(constraint)}`);
-    lines.push(`Return with evidence: ${oneLine(checkpoint.successEvidence)}`);
+    if (constraint) lines.push(`Relevant constraint: ${line(constraint)}`);
+    lines.push(`Return with evidence: ${line(checkpoint.successEvidence)}`);
     return lines.join('\n');
   } catch {
     return '';
   }
 }
 
-function oneLine(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = String(text).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 297)}...` : flat;
+const FIELD_CHARS = 300;
+
+function line(text: string): string {
+  return oneLine(String(text), FIELD_CHARS);
 }
 
 /**
