@@ -10,6 +10,7 @@ import { baselineW3, runW3 } from './w3-event-depth.js';
 import { runW4 } from './w4-cache-key.js';
 import { runW5 } from './w5-cache-hit.js';
 import { runW6 } from './w6-agent-overhead.js';
+import { runW7 } from './w7-spawn-loop.js';
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
@@ -36,5 +37,6 @@ await runW3(b3);
 await runW4();
 await runW5();
 await runW6();
+await runW7();
 
 console.log(`\ntotal bench time ${(elapsedNs(start) / 1e9).toFixed(1)} s, load average at end: ${load()}`);

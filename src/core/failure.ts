@@ -1,5 +1,5 @@
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
-import { errorMessage } from '../util/describe.js';
+import { errorMessage, isInstance } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { TreeNode } from './tree-node.js';
 import type { Workflow } from './workflow.js';
@@ -14,12 +14,12 @@ const reported = new WeakSet<object>();
  */
 export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknown, what: string): WorkflowError {
   let error: WorkflowError;
-  if (workflow.isCancelled && !(thrown instanceof WorkflowCancelledError)) {
+  if (workflow.isCancelled && !isInstance(thrown, WorkflowCancelledError)) {
     error = new WorkflowCancelledError(
       `${what} was cancelled: ${errorMessage(thrown)}`,
       workflow.errorDetails(node, thrown),
     );
-  } else if (thrown instanceof WorkflowError) {
+  } else if (isInstance(thrown, WorkflowError)) {
     error = thrown;
   } else {
     error = new WorkflowError(`${what} failed: ${errorMessage(thrown)}`, workflow.errorDetails(node, thrown));

@@ -6,8 +6,8 @@ import type { WorkflowObserver } from '../types/observer.js';
 type Callback = keyof WorkflowObserver;
 
 /**
- * The observers of one root workflow. Each call is isolated: an observer that throws neither
- * breaks the run nor stops the others. The failure goes to `report` once; a throw while that
+ * The observers of one root workflow. Each call is isolated: an observer that throws (or returns a
+ * promise that rejects) neither breaks the run nor stops the others. The failure goes to `report` once; a throw while that
  * report is being delivered is swallowed, so a broken observer cannot recurse.
  */
 export class ObserverHub {
@@ -37,7 +37,8 @@ export class ObserverHub {
     for (const observer of this.observers) {
       if (observer.onLog === undefined) continue;
       try {
-        observer.onLog(entry);
+        const returned: unknown = observer.onLog(entry);
+        if (returned !== undefined) this.watch('onLog', returned);
       } catch (error) {
         this.failed('onLog', error);
       }
@@ -48,7 +49,8 @@ export class ObserverHub {
     for (const observer of this.observers) {
       if (observer.onEvent === undefined) continue;
       try {
-        observer.onEvent(event);
+        const returned: unknown = observer.onEvent(event);
+        if (returned !== undefined) this.watch('onEvent', returned);
       } catch (error) {
         this.failed('onEvent', error);
       }
@@ -59,7 +61,8 @@ export class ObserverHub {
     for (const observer of this.observers) {
       if (observer.onStateUpdated === undefined) continue;
       try {
-        observer.onStateUpdated(node);
+        const returned: unknown = observer.onStateUpdated(node);
+        if (returned !== undefined) this.watch('onStateUpdated', returned);
       } catch (error) {
         this.failed('onStateUpdated', error);
       }
@@ -70,10 +73,32 @@ export class ObserverHub {
     for (const observer of this.observers) {
       if (observer.onTreeChanged === undefined) continue;
       try {
-        observer.onTreeChanged(root);
+        const returned: unknown = observer.onTreeChanged(root);
+        if (returned !== undefined) this.watch('onTreeChanged', returned);
       } catch (error) {
         this.failed('onTreeChanged', error);
       }
+    }
+  }
+
+  /** An async observer's rejection counts as a throw, reported when it arrives. */
+  private watch(callback: Callback, returned: unknown): void {
+    let then: unknown;
+    try {
+      then = (returned as { then?: unknown } | null)?.then;
+    } catch (error) {
+      this.failed(callback, error);
+      return;
+    }
+    if (typeof then !== 'function') return;
+    try {
+      (then as (ok: () => void, fail: (error: unknown) => void) => unknown).call(
+        returned,
+        () => undefined,
+        (error: unknown) => this.failed(callback, error),
+      );
+    } catch (error) {
+      this.failed(callback, error);
     }
   }
 

@@ -5,7 +5,7 @@ import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
 import { reflectOnStep } from '../reflection/step-reflection.js';
 import { recordFailure } from './failure.js';
-import { runInScope, type Scope } from './scope.js';
+import { mustYield, runInScope, type Scope } from './scope.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
@@ -90,6 +90,7 @@ export function runStep<R>(
 async function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
   let value: Awaited<R>;
   try {
+    if (mustYield()) await undefined;
     value = await runInScope(scope, body);
     scope.workflow.throwIfCancelled(scope.node as TreeNode);
   } catch (thrown) {

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { recordFailure } from './failure.js';
-import { currentScope, runInScope } from './scope.js';
+import { currentScope, mustYield, runInScope } from './scope.js';
 import type { Workflow } from './workflow.js';
 
 /**
@@ -18,10 +18,15 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   const node = workflow.treeNode;
   const what = `Workflow "${workflow.name}"`;
   workflow.throwIfCancelled(node);
+  // A child's run is work of its parent, like a step: the parent does not settle (even after a
+  // fast failure of a Promise.all) before every child it started has.
+  const owner = workflow.parent;
+  owner?.beginWork();
   const startedAt = workflow.clock.now();
   node.start(startedAt);
   workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
   try {
+    if (mustYield()) await undefined;
     const result = await runInScope({ workflow, node }, body);
     await workflow.whenIdle();
     workflow.throwIfCancelled(node);
@@ -33,10 +38,14 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
     node.finish(workflow.isCancelled ? 'cancelled' : 'failed', workflow.clock.now());
     throw error;
   } finally {
-    workflow.emit(
-      node,
-      { type: 'workflowEnd', name: workflow.name, status: node.status, duration: node.duration ?? 0 },
-      node.endTime,
-    );
+    try {
+      workflow.emit(
+        node,
+        { type: 'workflowEnd', name: workflow.name, status: node.status, duration: node.duration ?? 0 },
+        node.endTime,
+      );
+    } finally {
+      owner?.endWork();
+    }
   }
 }

@@ -20,6 +20,25 @@ export function currentScope(): Scope | undefined {
   return storage.getStore();
 }
 
+// How many scoped bodies are running inside each other on the current call stack. Workflows and
+// steps that start one another without an await in between nest on one stack; past this depth a
+// runner yields once (see `mustYield`) so a thousand levels cannot overflow it.
+const MAX_SYNC_NESTING = 48;
+let syncNesting = 0;
+
 export function runInScope<R>(scope: Scope | undefined, fn: () => R): R {
-  return scope === undefined ? storage.exit(fn) : storage.run(scope, fn);
+  syncNesting += 1;
+  try {
+    return scope === undefined ? storage.exit(fn) : storage.run(scope, fn);
+  } finally {
+    syncNesting -= 1;
+  }
+}
+
+/**
+ * True when the current stack already holds many nested bodies: the caller should `await` once
+ * before starting another, which resumes it on a fresh stack (the count is back to zero there).
+ */
+export function mustYield(): boolean {
+  return syncNesting >= MAX_SYNC_NESTING;
 }

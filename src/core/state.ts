@@ -1,5 +1,6 @@
 import { observedFieldsOf } from '../decorators/observed-state.js';
 import type { StateSnapshot } from '../types/serialized.js';
+import { errorMessage } from '../util/describe.js';
 import { toJsonSafe } from '../util/json-safe.js';
 
 export const REDACTED = '***';
@@ -13,7 +14,16 @@ export function captureState(instance: object): StateSnapshot {
   for (const field of observedFieldsOf(instance)) {
     if (field.hidden) continue;
     const key = typeof field.key === 'symbol' ? field.key.toString() : String(field.key);
-    out[key] = field.redact ? REDACTED : toJsonSafe(field.read(instance));
+    out[key] = field.redact ? REDACTED : readField(field, instance);
   }
   return Object.freeze(out);
+}
+
+/** A field's JSON-safe value; a getter that throws gives a marker, since snapshots run on failure paths too. */
+function readField(field: { read(instance: object): unknown }, instance: object): unknown {
+  try {
+    return toJsonSafe(field.read(instance));
+  } catch (error) {
+    return `[Unserializable: ${errorMessage(error)}]`;
+  }
 }

@@ -6,6 +6,7 @@ import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
 import { isFinished, type NodeKind, type WorkflowStatus } from '../types/status.js';
 import { nextId } from '../util/ids.js';
 import { RingBuffer } from '../util/ring-buffer.js';
+import { addUsage } from '../util/usage.js';
 import type { RetentionOptions } from './retention.js';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -36,6 +37,7 @@ export class TreeNode implements WorkflowNode {
   private endSeq = 0;
   private attempts = 0;
   private history: NodeHistory | null = null;
+  private prunedFlag = false;
 
   constructor(
     readonly kind: NodeKind,
@@ -131,13 +133,19 @@ export class TreeNode implements WorkflowNode {
     this.record().usage = usage;
   }
 
-  get dropped(): { events: number; logs: number; children: number } {
+  get dropped(): { events: number; logs: number; children: number; usage?: TokenUsage } {
     const history = this.history;
-    return {
+    const dropped = {
       events: history?.laterEvents?.dropped ?? 0,
       logs: history?.logs?.dropped ?? 0,
       children: history?.prunedChildren ?? 0,
     };
+    return history?.prunedUsage ? { ...dropped, usage: history.prunedUsage } : dropped;
+  }
+
+  /** True once retention removed this node from its parent's list. */
+  get pruned(): boolean {
+    return this.prunedFlag;
   }
 
   recordEvent(event: WorkflowEvent): void {
@@ -172,6 +180,8 @@ export class TreeNode implements WorkflowNode {
       laterEvents: null,
       logs: null,
       prunedChildren: 0,
+      prunedUsage: null,
+      unprunable: 0,
     });
   }
 
@@ -180,8 +190,9 @@ export class TreeNode implements WorkflowNode {
     const list = (this.childList ??= []);
     list.push(child);
     const max = this.owner.retention.maxChildrenPerNode;
-    // Prune in batches (slack of a quarter) so the amortised cost per insertion stays O(1).
-    if (list.length > max + Math.max(16, max >> 2)) this.pruneFinished(list, max);
+    // Prune in batches (slack of a quarter) so the amortised cost per insertion stays O(1). Nodes
+    // a prune had to keep (still running) raise the threshold, so they are not rescanned per add.
+    if (list.length > max + Math.max(16, max >> 2) + (this.history?.unprunable ?? 0)) this.pruneFinished(list, max);
   }
 
   /** Puts `replacement` where `original` was and hangs `original` beneath it (shown as replaced). */
@@ -246,24 +257,55 @@ export class TreeNode implements WorkflowNode {
     return duration === undefined ? event : { ...event, duration };
   }
 
-  /** Drops the oldest finished children beyond `max`, compacting the list in place (no new array). */
+  /**
+   * Drops the oldest finished children beyond `max`, compacting the list in place (no new array).
+   * A finished child workflow goes too (its parent workflow forgets it on its next attach); the
+   * tokens its subtree spent are kept on this node, so usage rollups stay whole.
+   */
   private pruneFinished(list: TreeNode[], max: number): void {
     let excess = list.length - max;
     let pruned = 0;
     let write = 0;
+    const history = this.record();
     for (let read = 0; read < list.length; read += 1) {
       const node = list[read] as TreeNode;
-      if (excess > 0 && isFinished(node.status) && !holdsWorkflow(node)) {
+      if (excess > 0 && isPrunable(node)) {
         excess -= 1;
         pruned += 1;
+        node.prunedFlag = true;
+        const spent = subtreeUsage(node);
+        if (spent !== null) history.prunedUsage = history.prunedUsage ? addUsage(history.prunedUsage, spent) : spent;
         continue;
       }
       list[write] = node;
       write += 1;
     }
     list.length = write;
-    this.record().prunedChildren += pruned;
+    history.prunedChildren += pruned;
+    history.unprunable = Math.max(0, write - max);
   }
+}
+
+/** Finished, with nothing directly beneath it still running (a step that left a child workflow going). */
+function isPrunable(node: TreeNode): boolean {
+  if (!isFinished(node.status)) return false;
+  for (const child of node.children) if (child.status === 'running') return false;
+  return true;
+}
+
+/** Tokens spent anywhere in a subtree, including what its own prunes folded in. */
+function subtreeUsage(root: TreeNode): TokenUsage | null {
+  let total: TokenUsage | null = null;
+  const stack: TreeNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as TreeNode;
+    const own = node.usage;
+    if (own !== null) total = total ? addUsage(total, own) : own;
+    const dropped = node.dropped.usage;
+    if (dropped !== undefined) total = total ? addUsage(total, dropped) : dropped;
+    for (const child of node.children) stack.push(child);
+  }
+  return total;
 }
 
 interface NodeHistory {
@@ -275,11 +317,8 @@ interface NodeHistory {
   laterEvents: RingBuffer<WorkflowEvent> | null;
   logs: RingBuffer<LogEntry> | null;
   prunedChildren: number;
-}
-
-/** A workflow node, or a step/task with a child workflow mounted somewhere beneath it. */
-function holdsWorkflow(node: TreeNode): boolean {
-  if (node.kind === 'workflow') return true;
-  for (const child of node.children) if (holdsWorkflow(child)) return true;
-  return false;
+  /** Tokens spent by pruned children's subtrees. */
+  prunedUsage: TokenUsage | null;
+  /** Children beyond the limit that the last prune had to keep (still running). */
+  unprunable: number;
 }

@@ -80,6 +80,9 @@ export class Workflow<T = unknown> {
   /** @internal The last agent call that succeeded inside this workflow (for replaceLastPromptResult). */
   lastPromptCall: { node: TreeNode; value: unknown } | undefined = undefined;
   private idleWaiters: Array<() => void> | null = null;
+  // The child list is compacted in batches like node lists: finished children whose nodes
+  // retention pruned are forgotten, so a parent spawning in a loop stays bounded and linear.
+  private childListLimit = 4 * CHILD_LIST_BATCH;
 
   constructor(name?: string, parent?: Workflow);
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
@@ -215,6 +218,7 @@ export class Workflow<T = unknown> {
       );
     }
     this.childList.push(child);
+    if (this.childList.length > this.childListLimit) this.forgetPrunedChildren();
     child.parentRef = this;
     this.mountPoint().addChild(child.treeNode);
     child.adopt(this.rootRef, this.settings);
@@ -388,6 +392,19 @@ export class Workflow<T = unknown> {
     return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
   }
 
+  /** Drops finished children whose tree nodes were pruned; they still report to the root if they log. */
+  private forgetPrunedChildren(): void {
+    const list = this.childList;
+    let write = 0;
+    for (const child of list) {
+      if (child.treeNode.pruned) continue;
+      list[write] = child;
+      write += 1;
+    }
+    list.length = write;
+    this.childListLimit = write + Math.max(CHILD_LIST_BATCH, this.retention.maxChildrenPerNode >> 2);
+  }
+
   private controller(): AbortController {
     if (this.abort === null) {
       this.abort = new AbortController();
@@ -422,6 +439,8 @@ interface Settings {
   readonly clock: Clock;
   readonly retention: RetentionOptions;
 }
+
+const CHILD_LIST_BATCH = 16;
 
 const DEFAULT_SETTINGS: Settings = Object.freeze({ clock: systemClock, retention: DEFAULT_RETENTION });
 

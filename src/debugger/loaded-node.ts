@@ -19,7 +19,7 @@ export class LoadedNode implements WorkflowNode {
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
-  readonly dropped: { events: number; logs: number; children: number };
+  readonly dropped: SerializedNode['dropped'];
   readonly children: LoadedNode[] = [];
 
   private constructor(

@@ -44,6 +44,7 @@ export function computeStats(root: WorkflowNode): TreeStats {
     stats.dropped.logs += node.dropped.logs;
     stats.dropped.children += node.dropped.children;
     if (node.usage !== null) stats.usage = addUsage(stats.usage, node.usage);
+    if (node.dropped.usage !== undefined) stats.usage = addUsage(stats.usage, node.dropped.usage);
   }
   if (root.duration !== undefined) stats.duration = root.duration;
   return stats;

@@ -14,6 +14,8 @@ export function usageRollup(root: WorkflowNode): Map<WorkflowNode, TokenUsage> {
   for (let i = order.length - 1; i >= 0; i -= 1) {
     const node = order[i] as WorkflowNode;
     let total: TokenUsage | undefined = node.usage ?? undefined;
+    const pruned = node.dropped.usage;
+    if (pruned !== undefined) total = addUsage(total ?? ZERO_USAGE, pruned);
     for (const child of node.children) {
       const sub = totals.get(child);
       if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);

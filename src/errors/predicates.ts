@@ -1,3 +1,4 @@
+import { isInstance, readProperty } from '../util/describe.js';
 import { UsageError } from './groundswell-error.js';
 import { WorkflowCancelledError, WorkflowError } from './workflow-error.js';
 
@@ -6,14 +7,14 @@ import { WorkflowCancelledError, WorkflowError } from './workflow-error.js';
 const FINAL_STATUSES = new Set([400, 401, 403, 404, 413, 422]);
 
 export function isWorkflowError(error: unknown): error is WorkflowError {
-  return error instanceof WorkflowError;
+  return isInstance(error, WorkflowError);
 }
 
 /** False for cancellations, API misuse and API errors a retry cannot fix (auth, invalid request). */
 export function isRetryable(error: unknown): boolean {
-  if (error instanceof WorkflowCancelledError || error instanceof UsageError) return false;
-  if (error instanceof WorkflowError) return isRetryable(error.cause);
-  const status = (error as { status?: unknown } | null)?.status;
+  if (isInstance(error, WorkflowCancelledError) || isInstance(error, UsageError)) return false;
+  if (isInstance(error, WorkflowError)) return isRetryable(readProperty(error, 'cause'));
+  const status = typeof error === 'object' && error !== null ? readProperty(error, 'status') : undefined;
   if (typeof status === 'number' && FINAL_STATUSES.has(status)) return false;
   return true;
 }

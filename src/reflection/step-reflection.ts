@@ -3,6 +3,7 @@ import { runInScope, type Scope } from '../core/scope.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import { isRetryable } from '../errors/predicates.js';
+import { isInstance } from '../util/describe.js';
 import { reflectionAttempts, type ReflectionOptions } from './reflection-config.js';
 import { ReflectionFailedError } from './reflection-failed-error.js';
 import { reflect } from './reflection-pass.js';
@@ -26,7 +27,7 @@ export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unk
   const attempts = reflectionAttempts(setting, `workflow "${workflow.name}"`);
   const node = scope.node as TreeNode;
   if (attempts <= 1 || node.guidance.length >= attempts - 1) return false;
-  if (workflow.isCancelled || !isRetryable(error) || error instanceof ReflectionFailedError) return false;
+  if (workflow.isCancelled || !isRetryable(error) || isInstance(error, ReflectionFailedError)) return false;
   const reflector = (typeof setting === 'object' ? setting.agent : undefined) ?? defaultReflector(workflow);
   const revision = await runInScope(scope, () =>
     reflect(reflector, {

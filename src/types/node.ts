@@ -22,6 +22,10 @@ export interface WorkflowNode {
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
-  readonly dropped: { readonly events: number; readonly logs: number; readonly children: number };
+  /**
+   * What retention dropped from this node: events, logs and finished children, and the tokens
+   * those pruned children's subtrees spent (so rollups stay whole).
+   */
+  readonly dropped: { readonly events: number; readonly logs: number; readonly children: number; readonly usage?: TokenUsage };
   toJSON(): SerializedNode;
 }

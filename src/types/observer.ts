@@ -2,7 +2,11 @@ import type { WorkflowEvent } from './events.js';
 import type { LogEntry } from './logging.js';
 import type { WorkflowNode } from './node.js';
 
-/** Every method is optional; an observer that throws is isolated and reported once. */
+/**
+ * Every method is optional. Methods are called synchronously, in event order (an async method is
+ * not awaited); one that throws, or returns a promise that rejects, is isolated and reported as an
+ * `observerError` event.
+ */
 export interface WorkflowObserver {
   onLog?(entry: LogEntry): void;
   onEvent?(event: WorkflowEvent): void;

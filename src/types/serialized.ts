@@ -21,7 +21,7 @@ export interface SerializedNode {
   logs: LogEntry[];
   events: WorkflowEvent[];
   /** Entries dropped by retention limits, so a reader knows the lists are partial. */
-  dropped: { events: number; logs: number; children: number };
+  dropped: { events: number; logs: number; children: number; usage?: TokenUsage };
   children: SerializedNode[];
 }
 

@@ -42,8 +42,13 @@ export function safeString(value: unknown): string {
 
 /** `value instanceof Error`, false instead of a throw for a revoked proxy. */
 export function isError(value: unknown): value is Error {
+  return isInstance(value, Error);
+}
+
+/** `value instanceof type`, false instead of a throw (a revoked proxy throws on any prototype read). */
+export function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
   try {
-    return value instanceof Error;
+    return value instanceof type;
   } catch {
     return false;
   }
