@@ -176,5 +176,13 @@ function retryDelay(workflow: Workflow, retry: RetryOptions | undefined, error: 
   if (workflow.isCancelled || !isRetryable(error)) return undefined;
   if (retry.retryOn && !retry.retryOn(error, attempt)) return undefined;
   const backoff = retry.backoffMs ?? 0;
-  return Math.max(0, typeof backoff === 'function' ? backoff(attempt) : backoff);
+  const delay: unknown = typeof backoff === 'function' ? backoff(attempt) : backoff;
+  // Timers cannot wait longer than 2^31-1 ms (Node fires them at once instead), so a delay the
+  // clock cannot honour is a broken policy, reported as such rather than silently shortened.
+  if (typeof delay !== 'number' || !(delay >= 0) || delay > MAX_TIMER_MS) {
+    throw new UsageError(`retry.backoffMs gave ${describeValue(delay)} ${typeof delay === 'number' ? `(${delay}) ` : ''}for attempt ${attempt}; expected a number of ms from 0 to ${MAX_TIMER_MS}.`);
+  }
+  return delay;
 }
+
+const MAX_TIMER_MS = 2 ** 31 - 1;

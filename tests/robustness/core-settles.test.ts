@@ -325,3 +325,42 @@ describe('an @ObservedState field replaced by a throwing getter', () => {
     expect(snapshot?.state.broken).toBe('[Unserializable: getter exploded]');
   });
 });
+
+describe('retry policies that give impossible delays', () => {
+  it.each([
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['2^31 ms', 2 ** 31],
+    ['a negative number', -5],
+    ['a string', '10'],
+  ])('a backoff function returning %s fails the step with a UsageError naming backoffMs', async (_label, delay) => {
+    let attempts = 0;
+    const wf = createWorkflow({ name: 'wf' }, async (ctx) => {
+      await ctx.step(
+        'flaky',
+        () => {
+          attempts += 1;
+          throw new Error('flaky failed');
+        },
+        { retry: { maxAttempts: 3, backoffMs: () => delay as number } },
+      );
+    });
+    const error = await failure(wf.run());
+    expect(attempts).toBe(1);
+    expect(error.message).toContain('retry.backoffMs');
+    expectSettled(wf.node);
+  });
+});
+
+describe('logger data that cannot be serialised', () => {
+  it.each(HOSTILE_STATE.map((v) => [v.label, v] as const))('%s is stored as JSON-safe data and the run completes', async (_label, value) => {
+    const wf = createWorkflow({ name: 'wf' }, async (ctx) => {
+      await ctx.step('log', () => ctx.logger.info('hostile data', { value: value.make() }));
+      return 'done';
+    });
+    const rec = record(wf);
+    await expect(wf.run()).resolves.toBe('done');
+    expect(rec.logs).toHaveLength(1);
+    expect(() => JSON.stringify(rec.logs[0])).not.toThrow();
+  });
+});
