@@ -43,3 +43,20 @@ export class MaxTurnsExceededError extends AgentError {
     super(`Agent "${agentName}" reached maxTurns (${maxTurns}) while the model was still calling tools.`, agentName);
   }
 }
+
+export type HookName = 'sessionStart' | 'preToolUse' | 'postToolUse' | 'sessionEnd';
+
+/**
+ * A hook threw (or returned something unreadable). The call fails with this error whatever the
+ * hook threw, so callers catch one type; `cause` is the value the hook threw, as it was.
+ */
+export class HookError extends AgentError {
+  constructor(
+    message: string,
+    agentName: string,
+    readonly hook: HookName,
+    options?: { cause?: unknown },
+  ) {
+    super(message, agentName, options);
+  }
+}

@@ -17,6 +17,7 @@ import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
 import type { HookContext } from './hooks.js';
+import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
 import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
 import { ANSWER_TOOL, answerTool, outputFormat, parseAnswer } from './structured-output.js';
@@ -286,7 +287,7 @@ async function invokeTool<T>(
   started: number,
 ): Promise<ToolCallRecord> {
   const kind = handler?.kind ?? 'local';
-  const decision = await call.settings.hooks.preToolUse?.(base);
+  const decision = await runPreToolUse(call.settings.hooks, base);
   let outcome: { content: string; isError: boolean };
   let blockedReason: string | undefined;
   if (decision && decision.block) {
@@ -299,7 +300,7 @@ async function invokeTool<T>(
     const context = { env: call.settings.env, signal: call.tree.signal, agentName: call.agentName, toolUseId: toolUse.id };
     outcome = await node.run(() => handler.invoke(toolUse.input, context));
   }
-  await call.settings.hooks.postToolUse?.({ ...base, result: outcome.content, isError: outcome.isError });
+  await runHook(call.settings.hooks, 'postToolUse', { ...base, result: outcome.content, isError: outcome.isError });
 
   const duration = node.now() - started;
   const output = outcome.content.length > TREE_OUTPUT_LIMIT ? `${outcome.content.slice(0, TREE_OUTPUT_LIMIT)}…` : outcome.content;
