@@ -60,3 +60,23 @@ export class HookError extends AgentError {
     super(message, agentName, options);
   }
 }
+
+/**
+ * The API answered with a success status, but not with a Messages-API message: an HTML page from
+ * a proxy, `{}`, truncated JSON, or a stream that was cut or carried garbage. `status` and
+ * `requestId` are those of that answer; `problem` says what was wrong, `cause` is the parse
+ * error when there was one. Not retried by the SDK (it reads the body after its retries);
+ * `isRetryable` says yes, so a step retry policy may try again.
+ */
+export class MalformedResponseError extends AgentError {
+  constructor(
+    message: string,
+    agentName: string,
+    readonly status: number,
+    readonly requestId: string | undefined,
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, agentName, options);
+  }
+}
