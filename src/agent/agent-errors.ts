@@ -43,3 +43,40 @@ export class MaxTurnsExceededError extends AgentError {
     super(`Agent "${agentName}" reached maxTurns (${maxTurns}) while the model was still calling tools.`, agentName);
   }
 }
+
+export type HookName = 'sessionStart' | 'preToolUse' | 'postToolUse' | 'sessionEnd';
+
+/**
+ * A hook threw (or returned something unreadable). The call fails with this error whatever the
+ * hook threw, so callers catch one type; `cause` is the value the hook threw, as it was.
+ */
+export class HookError extends AgentError {
+  constructor(
+    message: string,
+    agentName: string,
+    readonly hook: HookName,
+    options?: { cause?: unknown },
+  ) {
+    super(message, agentName, options);
+  }
+}
+
+/**
+ * The API answered with a success status, but not with a Messages-API message: an HTML page from
+ * a proxy, `{}`, truncated JSON, or a stream that was cut or carried garbage. `status` and
+ * `requestId` are those of that answer; `problem` says what was wrong, `cause` is the parse
+ * error when there was one. Not retried by the SDK (it reads the body after its retries);
+ * `isRetryable` says yes, so a step retry policy may try again.
+ */
+export class MalformedResponseError extends AgentError {
+  constructor(
+    message: string,
+    agentName: string,
+    readonly status: number,
+    readonly requestId: string | undefined,
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, agentName, options);
+  }
+}

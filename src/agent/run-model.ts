@@ -16,7 +16,9 @@ import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
+import { checkedAnswer } from './checked-answer.js';
 import type { HookContext } from './hooks.js';
+import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
 import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
 import { ANSWER_TOOL, answerTool, outputFormat, parseAnswer } from './structured-output.js';
@@ -213,26 +215,31 @@ function appendSystemBlock(params: MessageCreateParamsNonStreaming, text: string
   return { ...params, system: blocks };
 }
 
-/** One model request; streamed turn by turn for `agent.stream()`. */
+/** One model request, its answer checked; streamed turn by turn for `agent.stream()`. */
 async function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
   const signal = call.tree.signal;
+  const attempts = { count: 0 };
   // Outside a workflow there is nobody to report attempts to, so the SDK keeps its fast path.
   const options = {
-    ...(call.tree.workflow !== undefined ? { middleware: [attemptReporter(call)] } : {}),
+    ...(call.tree.workflow !== undefined ? { middleware: [attemptReporter(call, attempts)] } : {}),
     ...(signal ? { signal } : {}),
   };
-  if (call.onStream === undefined) return call.client.messages.create(params, options);
+  const checked = { agentName: call.agentName, tree: call.tree, attempt: () => attempts.count };
+  if (call.onStream === undefined) {
+    const pending = call.client.messages.create(params, options);
+    return checkedAnswer({ ...checked, answer: pending, response: () => pending.asResponse() });
+  }
   const stream = call.client.messages.stream(params, options);
   const onStream = call.onStream;
   stream.on('text', (text) => onStream({ type: 'text', text }));
-  return stream.finalMessage();
+  return checkedAnswer({ ...checked, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) });
 }
 
 /** Reports every failed HTTP attempt of a request, so the SDK's retries show in the tree. */
-function attemptReporter<T>(call: PromptCall<T>): Middleware {
-  let attempt = 0;
+function attemptReporter<T>(call: PromptCall<T>, attempts: { count: number }): Middleware {
   return async (request, next) => {
-    attempt += 1;
+    attempts.count += 1;
+    const attempt = attempts.count;
     try {
       const response = await next(request);
       if (response.status >= 400) {
@@ -286,7 +293,7 @@ async function invokeTool<T>(
   started: number,
 ): Promise<ToolCallRecord> {
   const kind = handler?.kind ?? 'local';
-  const decision = await call.settings.hooks.preToolUse?.(base);
+  const decision = await runPreToolUse(call.settings.hooks, base);
   let outcome: { content: string; isError: boolean };
   let blockedReason: string | undefined;
   if (decision && decision.block) {
@@ -299,7 +306,7 @@ async function invokeTool<T>(
     const context = { env: call.settings.env, signal: call.tree.signal, agentName: call.agentName, toolUseId: toolUse.id };
     outcome = await node.run(() => handler.invoke(toolUse.input, context));
   }
-  await call.settings.hooks.postToolUse?.({ ...base, result: outcome.content, isError: outcome.isError });
+  await runHook(call.settings.hooks, 'postToolUse', { ...base, result: outcome.content, isError: outcome.isError });
 
   const duration = node.now() - started;
   const output = outcome.content.length > TREE_OUTPUT_LIMIT ? `${outcome.content.slice(0, TREE_OUTPUT_LIMIT)}…` : outcome.content;

@@ -2,9 +2,10 @@ import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messa
 import { z } from 'zod';
 import type { McpConnection } from '../mcp/mcp-connection.js';
 import { UsageError } from '../errors/groundswell-error.js';
-import { errorMessage } from '../util/describe.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
 import type { ToolEffect } from '../trajectory/observation.js';
+import { thrownText } from './thrown-text.js';
+import { toolContent } from './tool-content.js';
 
 export interface ToolOutcome {
   /** What the model gets back in the tool_result. */
@@ -57,11 +58,13 @@ export function localHandler(tool: Tool): ToolHandler {
         const paths = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
         return { content: `Invalid input for tool "${tool.name}": ${paths.join('; ')}`, isError: true };
       }
+      let value: unknown;
       try {
-        return { content: toContent(await tool.execute(parsed.data, context)), isError: false };
+        value = await tool.execute(parsed.data, context);
       } catch (error) {
-        return { content: `Tool "${tool.name}" failed: ${errorMessage(error)}`, isError: true };
+        return { content: `Tool "${tool.name}" failed: ${thrownText(error)}`, isError: true };
       }
+      return toolContent(tool.name, value);
     },
   };
 }
@@ -97,10 +100,4 @@ export function indexHandlers(handlers: readonly ToolHandler[]): Map<string, Too
 function withoutDialect(schema: Record<string, unknown>): ApiTool['input_schema'] {
   const { $schema: _dialect, ...rest } = schema;
   return rest as ApiTool['input_schema'];
-}
-
-function toContent(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '';
-  return JSON.stringify(value) ?? String(value);
 }

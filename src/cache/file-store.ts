@@ -1,11 +1,14 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors/groundswell-error.js';
 import type { Cache, CachedResponse, CacheMetrics, CacheSetOptions } from './cache.js';
 import { CacheStoreError } from './cache-store-error.js';
-import { requirePositiveInteger, storedJson } from './store-input.js';
+import { removeIfUnchanged } from './remove-if-unchanged.js';
+import { requireKey, requirePositiveInteger, storedJson, storedResponse } from './store-input.js';
+import { parseEntry, type StoredEntry } from './stored-entry.js';
+import { removeStaleTempFiles, tempPath } from './temp-files.js';
 
 export interface FileCacheStoreOptions {
   /** Directory holding one JSON file per entry; created if missing. */
@@ -14,16 +17,16 @@ export interface FileCacheStoreOptions {
   ttlMs?: number;
   /** Time source for TTLs (default `Date`: expiry times are epoch ms, valid across processes). */
   clock?: { now(): number };
+  /**
+   * Temp files (of writes a killed process never finished) older than this, in real time, are
+   * removed when the store opens and on `prune()`. Default 10 minutes: far longer than any write
+   * takes, so a writer still busy in another process keeps its file.
+   */
+  staleTempMs?: number;
 }
 
-/** What one file holds. The key is kept so `bustPrefix` can match and a misplaced file is caught. */
-interface StoredEntry {
-  format: 1;
-  key: string;
-  /** Epoch ms (by the store's clock) after which the entry is a miss; null never expires. */
-  expiresAt: number | null;
-  response: CachedResponse;
-}
+/** See `staleTempMs`. */
+export const DEFAULT_STALE_TEMP_MS = 10 * 60_000;
 
 /** `<label>-<sha256 of the key>.json`; temp files end in `.tmp` and never match. */
 const ENTRY_FILE = /^[\w-]+-[0-9a-f]{64}\.json$/;
@@ -33,6 +36,8 @@ const ENTRY_FILE = /^[\w-]+-[0-9a-f]{64}\.json$/;
  * recorded earlier. One pretty-printed JSON file per key, written atomically (temp file + rename),
  * so a reader sees the old entry or the new one, never half of one. A file that cannot be read or
  * parsed is a miss and is removed: a damaged recording costs a model call, never a crash.
+ * Expired and damaged files are removed compare-and-delete (only if they still hold what was
+ * read), so several stores and processes can share one directory without losing fresh entries.
  *
  * `size` counts the entry files found at construction plus this instance's own writes and removals;
  * another process writing the same directory is not seen until it is read.
@@ -41,6 +46,7 @@ export class FileCacheStore implements Cache {
   readonly dir: string;
   private readonly ttlMs: number | undefined;
   private readonly clock: { now(): number };
+  private readonly staleTempMs: number;
   private readonly files: Set<string>;
   private readonly counts = { hits: 0, misses: 0, sets: 0, busts: 0, evictions: 0 };
 
@@ -49,11 +55,14 @@ export class FileCacheStore implements Cache {
       throw new UsageError('FileCacheStore needs `dir`, the directory to keep its files in.');
     }
     requirePositiveInteger('FileCacheStore ttlMs', options.ttlMs);
+    requirePositiveInteger('FileCacheStore staleTempMs', options.staleTempMs);
     this.dir = resolve(options.dir);
     this.ttlMs = options.ttlMs;
     this.clock = options.clock ?? Date;
+    this.staleTempMs = options.staleTempMs ?? DEFAULT_STALE_TEMP_MS;
     try {
       mkdirSync(this.dir, { recursive: true });
+      removeStaleTempFiles(this.dir, this.staleTempMs);
       this.files = new Set(readdirSync(this.dir).filter((name) => ENTRY_FILE.test(name)));
     } catch (error) {
       throw new CacheStoreError(`FileCacheStore cannot use the directory ${this.dir}.`, { cause: error });
@@ -61,6 +70,7 @@ export class FileCacheStore implements Cache {
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
+    requireKey('Cache key', key);
     const entry = await this.live(entryFileName(key), key);
     if (entry === undefined) {
       this.counts.misses++;
@@ -71,18 +81,14 @@ export class FileCacheStore implements Cache {
   }
 
   async set(key: string, value: CachedResponse, options?: CacheSetOptions): Promise<void> {
+    requireKey('Cache key', key);
     requirePositiveInteger('Cache set ttlMs', options?.ttlMs);
     const ttl = options?.ttlMs ?? this.ttlMs;
-    const entry: StoredEntry = {
-      format: 1,
-      key,
-      expiresAt: ttl === undefined ? null : this.clock.now() + ttl,
-      response: value,
-    };
+    const expiresAt = ttl === undefined ? null : this.now() + ttl;
+    const entry: StoredEntry = { format: 1, key, expiresAt, response: storedResponse(key, value) };
     const text = `${storedJson(key, entry, 2)}\n`;
     const name = entryFileName(key);
-    // Unique per write, so concurrent sets of one key never share a temp file.
-    const temp = join(this.dir, `${name}.${randomUUID()}.tmp`);
+    const temp = tempPath(this.dir, name);
     try {
       await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
       await rename(temp, join(this.dir, name));
@@ -95,6 +101,7 @@ export class FileCacheStore implements Cache {
   }
 
   async bust(key: string): Promise<boolean> {
+    requireKey('Cache key', key);
     const name = entryFileName(key);
     if ((await this.live(name, key)) === undefined) return false;
     const removed = await this.remove(name);
@@ -103,6 +110,7 @@ export class FileCacheStore implements Cache {
   }
 
   async bustPrefix(prefix: string): Promise<number> {
+    requireKey('Cache bustPrefix prefix', prefix);
     // The directory, not `files`: entries another process recorded count too.
     const names = (await readdir(this.dir)).filter((name) => ENTRY_FILE.test(name));
     let removed = 0;
@@ -119,31 +127,75 @@ export class FileCacheStore implements Cache {
   }
 
   /**
-   * The entry in `name` if it is readable, well-formed, belongs to `key` (when given) and has not
-   * expired. Anything else is cleaned up on the way: bad files removed, expired ones evicted.
+   * Removes what reads would remove lazily: expired and damaged entries (compare-and-delete, as
+   * on read) and stale temp files. For long-lived directories whose old keys are never read again.
    */
+  async prune(): Promise<{ expired: number; damaged: number; temp: number }> {
+    const evictionsBefore = this.counts.evictions;
+    let damaged = 0;
+    const names = (await readdir(this.dir)).filter((name) => ENTRY_FILE.test(name));
+    for (const name of names) {
+      const state = await this.inspect(name, undefined);
+      if (state.kind === 'damaged' && state.removed) damaged++;
+    }
+    const temp = removeStaleTempFiles(this.dir, this.staleTempMs);
+    return { expired: this.counts.evictions - evictionsBefore, damaged, temp };
+  }
+
+  /** The injected clock's reading; a time that is not finite would write an entry that never expires. */
+  private now(): number {
+    const now = this.clock.now();
+    if (!Number.isFinite(now)) throw new UsageError(`FileCacheStore clock.now() must return a finite time, got ${String(now)}.`);
+    return now;
+  }
+
+  /** The entry in `name` if it is readable, well-formed, belongs to `key` (when given) and has not expired. */
   private async live(name: string, key: string | undefined): Promise<StoredEntry | undefined> {
+    const state = await this.inspect(name, key);
+    return state.kind === 'live' ? state.entry : undefined;
+  }
+
+  /**
+   * Reads one entry file and cleans up on the way: a damaged file or an expired entry is removed,
+   * but only if the file still holds what was read (see `removeIfUnchanged`).
+   */
+  private async inspect(
+    name: string,
+    key: string | undefined,
+  ): Promise<{ kind: 'live'; entry: StoredEntry } | { kind: 'absent' } | { kind: 'damaged' | 'expired'; removed: boolean }> {
     let text: string;
     try {
       text = await readFile(join(this.dir, name), 'utf8');
     } catch (error) {
       if (isNotFound(error)) {
         this.files.delete(name);
-        return undefined;
+        return { kind: 'absent' };
       }
-      await this.remove(name);
-      return undefined;
+      // Not readable as a file (a directory in its place, no permission): a miss, left alone.
+      return { kind: 'damaged', removed: false };
     }
     const entry = parseEntry(text);
     if (entry === undefined || (key !== undefined && entry.key !== key)) {
-      await this.remove(name);
-      return undefined;
+      return { kind: 'damaged', removed: await this.removeRead(name, text) };
     }
     if (entry.expiresAt !== null && this.clock.now() > entry.expiresAt) {
-      if (await this.remove(name)) this.counts.evictions++;
-      return undefined;
+      const removed = await this.removeRead(name, text);
+      if (removed) this.counts.evictions++;
+      return { kind: 'expired', removed };
     }
-    return entry;
+    this.files.add(name);
+    return { kind: 'live', entry };
+  }
+
+  /** Removes `name` if it still holds `text`; never throws. */
+  private async removeRead(name: string, text: string): Promise<boolean> {
+    try {
+      const outcome = await removeIfUnchanged(this.dir, name, text);
+      if (outcome !== 'changed') this.files.delete(name);
+      return outcome === 'removed';
+    } catch {
+      return false;
+    }
   }
 
   /** Never throws: a file that cannot be removed stays counted and is retried on the next read. */
@@ -168,37 +220,6 @@ function entryFileName(key: string): string {
   const colon = key.indexOf(':');
   const label = (colon > 0 ? key.slice(0, colon) : 'key').replace(/[^\w-]/g, '_').slice(0, 48);
   return `${label}-${createHash('sha256').update(key).digest('hex')}.json`;
-}
-
-function parseEntry(text: string): StoredEntry | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  return isStoredEntry(data) ? data : undefined;
-}
-
-function isStoredEntry(data: unknown): data is StoredEntry {
-  if (!isRecord(data) || data.format !== 1 || typeof data.key !== 'string') return false;
-  if (data.expiresAt !== null && typeof data.expiresAt !== 'number') return false;
-  const response = data.response;
-  if (!isRecord(response)) return false;
-  const usage = response.usage;
-  return (
-    typeof response.model === 'string' &&
-    (response.stopReason === null || typeof response.stopReason === 'string') &&
-    typeof response.storedAt === 'number' &&
-    isRecord(usage) &&
-    ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'].every(
-      (field) => typeof usage[field] === 'number',
-    )
-  );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isNotFound(error: unknown): boolean {

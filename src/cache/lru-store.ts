@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Cache, CachedResponse, CacheMetrics, CacheSetOptions } from './cache.js';
-import { requirePositiveInteger, storedJson } from './store-input.js';
+import { requireKey, requirePositiveInteger, storedResponse } from './store-input.js';
 
 export interface LruCacheStoreOptions {
   /** Most entries held; the least recently used goes first (default 1000). */
@@ -43,6 +43,7 @@ export class LruCacheStore implements Cache {
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
+    requireKey('Cache key', key);
     const json = this.lru.get(key);
     if (json === undefined) {
       this.counts.misses++;
@@ -53,9 +54,11 @@ export class LruCacheStore implements Cache {
   }
 
   async set(key: string, value: CachedResponse, options?: CacheSetOptions): Promise<void> {
+    requireKey('Cache key', key);
     requirePositiveInteger('Cache set ttlMs', options?.ttlMs);
+    const json = JSON.stringify(storedResponse(key, value));
     const status: LRUCache.Status<string, string> = {};
-    this.lru.set(key, storedJson(key, value), {
+    this.lru.set(key, json, {
       status,
       ...(options?.ttlMs !== undefined ? { ttl: options.ttlMs } : {}),
     });
@@ -65,6 +68,7 @@ export class LruCacheStore implements Cache {
   }
 
   async bust(key: string): Promise<boolean> {
+    requireKey('Cache key', key);
     // `has` is false for an expired entry, which is already gone as far as callers can tell.
     if (!this.lru.has(key)) return false;
     this.lru.delete(key);
@@ -73,6 +77,7 @@ export class LruCacheStore implements Cache {
   }
 
   async bustPrefix(prefix: string): Promise<number> {
+    requireKey('Cache bustPrefix prefix', prefix);
     // Copied first: deleting while lru-cache iterates would skip entries.
     const matching = [...this.lru.keys()].filter((key) => key.startsWith(prefix));
     for (const key of matching) this.lru.delete(key);

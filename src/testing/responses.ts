@@ -49,6 +49,11 @@ export interface HttpErrorOptions {
 export interface RawResponseOptions {
   headers?: Readonly<Record<string, string>>;
   delayMs?: number;
+  /**
+   * Send only the first bytes of the body, then fail it as undici does when the connection
+   * drops mid-body (`TypeError: terminated`): a body cut by a proxy or the network.
+   */
+  cutAfterBytes?: number;
 }
 
 export interface ConnectionFailureOptions {
@@ -134,7 +139,10 @@ export function stream(
   opts: ResponseOptions & StreamOptions = {},
 ): MessageStep {
   const base = isMessageStep(stepOrBlocks) ? stepOrBlocks : message({ content: stepOrBlocks });
-  const { chunkSize, interruptWith, delayMs, ...response } = opts;
+  const { chunkSize, interruptWith, cutAfterEvents, delayMs, ...response } = opts;
+  if (cutAfterEvents !== undefined && (!Number.isInteger(cutAfterEvents) || cutAfterEvents < 0)) {
+    throw new UsageError(`stream(): cutAfterEvents must be a non-negative integer, got ${String(cutAfterEvents)}`);
+  }
   return freezeStep({
     ...base,
     label: `stream(${base.label})`,
@@ -144,6 +152,7 @@ export function stream(
       ...base.streamOptions,
       ...(chunkSize === undefined ? {} : { chunkSize }),
       ...(interruptWith === undefined ? {} : { interruptWith }),
+      ...(cutAfterEvents === undefined ? {} : { cutAfterEvents }),
     },
     delayMs: delayMs ?? base.delayMs,
   });
@@ -169,14 +178,23 @@ export function httpError(status: number, opts: HttpErrorOptions = {}): HttpStep
   });
 }
 
-/** Any HTTP response: a string body is sent as is, anything else as JSON. */
+/**
+ * Any HTTP response: a string body is sent as is, anything else as JSON. With a 200 status this
+ * is also how a test sends what a misbehaving proxy would: an HTML page, `{}`, truncated JSON,
+ * garbage as `text/event-stream`, or (with `cutAfterBytes`) a body cut off mid-way.
+ */
 export function rawResponse(status: number, body: unknown, opts: RawResponseOptions = {}): HttpStep {
+  const cut = opts.cutAfterBytes;
+  if (cut !== undefined && (!Number.isInteger(cut) || cut < 0)) {
+    throw new UsageError(`rawResponse(): cutAfterBytes must be a non-negative integer, got ${String(cut)}`);
+  }
   return freezeStep({
     kind: 'http',
-    label: `rawResponse(${status})`,
+    label: `rawResponse(${status}${cut === undefined ? '' : `, cut after ${cut} bytes`})`,
     status,
     headers: { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...opts.headers },
     body,
+    ...(cut === undefined ? {} : { cutAfterBytes: cut }),
     delayMs: opts.delayMs ?? 0,
   });
 }

@@ -57,6 +57,11 @@ export interface StreamOptions {
    * `afterEvents` events (default: after the last content block, before `message_delta`).
    */
   interruptWith?: { type?: ErrorType; message?: string; afterEvents?: number };
+  /**
+   * Drop the connection after this many events (no error event, no message_stop): the body
+   * fails as undici's does when a proxy or the network cuts it (`TypeError: terminated`).
+   */
+  cutAfterEvents?: number;
 }
 
 /** Answer with a Messages API `Message`: as JSON, or as an SSE stream when the request asks for one. */
@@ -79,6 +84,8 @@ export interface HttpStep {
   readonly headers: Readonly<Record<string, string>>;
   /** Sent as is when a string, otherwise as JSON. */
   readonly body: unknown;
+  /** Send only this many bytes of the body, then fail it as a dropped connection does. */
+  readonly cutAfterBytes?: number;
   readonly delayMs: number;
 }
 

@@ -4,7 +4,7 @@ import { buildMessage } from './message-body.js';
 import { recordRequest, type RecordedRequest } from './recorded-request.js';
 import { ScriptError } from './script-error.js';
 import type { ConnectionFailureStep, HttpStep, MessageStep, Responder, ScriptStep } from './script-step.js';
-import { abortReason, messageEvents, sseBody } from './sse.js';
+import { abortReason, cutBody, messageEvents, sseBody } from './sse.js';
 
 /** The API key every scripted client sends; it is never a real credential. */
 export const SCRIPTED_API_KEY = 'scripted-test-key';
@@ -189,7 +189,7 @@ async function ask(responder: Responder, request: RecordedRequest): Promise<Deci
 function answerMessage(step: MessageStep, request: RecordedRequest, signal: AbortSignal | undefined): Response {
   const message = buildMessage(step.template, { requestNumber: request.index + 1, requestModel: request.model });
   if (!request.stream) return jsonResponse(200, message, {}, request);
-  return new Response(sseBody(messageEvents(message, step.streamOptions), signal), {
+  return new Response(sseBody(messageEvents(message, step.streamOptions), signal, step.streamOptions.cutAfterEvents), {
     status: 200,
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -200,7 +200,8 @@ function answerMessage(step: MessageStep, request: RecordedRequest, signal: Abor
 }
 
 function answerHttp(step: HttpStep, request: RecordedRequest): Response {
-  const body = typeof step.body === 'string' ? step.body : JSON.stringify(step.body);
+  const text = typeof step.body === 'string' ? step.body : JSON.stringify(step.body);
+  const body = step.cutAfterBytes === undefined ? text : cutBody(text ?? '', step.cutAfterBytes);
   return new Response(body, { status: step.status, headers: { 'request-id': requestId(request), ...step.headers } });
 }
 

@@ -78,8 +78,15 @@ export function messageEvents(message: Message, options: StreamOptions = {}): Ss
   ];
 }
 
-/** Encodes events as a `text/event-stream` body, one chunk per event, read as the SDK pulls. */
-export function sseBody(events: readonly SseEvent[], signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+/**
+ * Encodes events as a `text/event-stream` body, one chunk per event, read as the SDK pulls.
+ * With `cutAfterEvents` the body fails after that many events, as a dropped connection does.
+ */
+export function sseBody(
+  events: readonly SseEvent[],
+  signal: AbortSignal | undefined,
+  cutAfterEvents?: number,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let next = 0;
   return new ReadableStream<Uint8Array>({
@@ -87,6 +94,10 @@ export function sseBody(events: readonly SseEvent[], signal: AbortSignal | undef
       // An aborted request stops its stream, as a closed connection would.
       if (signal?.aborted) {
         controller.error(abortReason(signal));
+        return;
+      }
+      if (cutAfterEvents !== undefined && next >= cutAfterEvents) {
+        controller.error(connectionDropped());
         return;
       }
       const event = events[next++];
@@ -97,6 +108,27 @@ export function sseBody(events: readonly SseEvent[], signal: AbortSignal | undef
       controller.enqueue(encoder.encode(`event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`));
     },
   });
+}
+
+/** A body whose first `bytes` bytes arrive, then the connection drops. */
+export function cutBody(body: string, bytes: number): ReadableStream<Uint8Array> {
+  const head = new TextEncoder().encode(body).slice(0, bytes);
+  let sent = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent || head.length === 0) {
+        controller.error(connectionDropped());
+        return;
+      }
+      sent = true;
+      controller.enqueue(head);
+    },
+  });
+}
+
+// What undici raises when the connection ends in the middle of a body.
+function connectionDropped(): TypeError {
+  return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
 }
 
 export function abortReason(signal: AbortSignal): unknown {

@@ -4,6 +4,7 @@ import {
   createAgent,
   createPrompt,
   defineTool,
+  HookError,
   StructuredOutputError,
   WorkflowError,
   type AgentHooks,
@@ -276,10 +277,13 @@ describe('a hook that throws', () => {
     const run = await runInStep(() => agent.prompt(createPrompt({ user: 'add', responseFormat: Answer })));
     const error = failed(run.outcome);
     expect(error).toBeInstanceOf(WorkflowError);
-    expect((error as WorkflowError).cause).toBe(hookError);
+    const cause = (error as WorkflowError).cause;
+    expect(cause).toBeInstanceOf(HookError);
+    expect(cause).toMatchObject({ hook: 'preToolUse', agentName: 'hooked', cause: hookError });
+    expect((cause as Error).message).toBe('Hook preToolUse of agent "hooked" threw: policy service down');
     expect(executed).toEqual([]);
     expect(ended).toHaveLength(1);
-    expect(ended[0]?.error).toBe(hookError);
+    expect(ended[0]?.error).toBe(cause);
     expect(ended[0]?.isError).toBe(true);
     expect(onlyChild(run.step, 'agentPrompt').status).toBe('failed');
     expect(model.requests).toHaveLength(1);
@@ -318,7 +322,9 @@ describe('a hook that throws', () => {
       },
     });
     const error = await caught(() => agent.prompt(createPrompt({ user: 'add', responseFormat: Answer })));
-    expect((error as Error).message).toBe('audit log unavailable');
+    expect(error).toBeInstanceOf(HookError);
+    expect((error as HookError).hook).toBe('postToolUse');
+    expect(((error as HookError).cause as Error).message).toBe('audit log unavailable');
     expect(executed).toEqual([{ a: 1, b: 1 }]);
     expect(ended.map((c) => c.error)).toEqual([error]);
     model.assertComplete();
@@ -336,7 +342,8 @@ describe('a hook that throws', () => {
       },
     });
     const error = await caught(() => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer })));
-    expect((error as Error).message).toBe('not allowed to start');
+    expect(error).toBeInstanceOf(HookError);
+    expect((error as Error).message).toBe('Hook sessionStart of agent "hooked" threw: not allowed to start');
     expect(model.requests).toHaveLength(0);
     model.assertComplete();
   });
@@ -373,7 +380,10 @@ describe('a hook that throws', () => {
     });
     const run = await runInStep(() => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer })));
     const error = failed(run.outcome);
-    expect(((error as WorkflowError).cause as Error).message).toBe('could not flush');
+    const cause = (error as WorkflowError).cause;
+    expect(cause).toBeInstanceOf(HookError);
+    expect((cause as HookError).hook).toBe('sessionEnd');
+    expect(((cause as HookError).cause as Error).message).toBe('could not flush');
     expect(onlyChild(run.step, 'agentPrompt').status).toBe('failed');
     model.assertComplete();
   });

@@ -135,6 +135,68 @@ describe.each(factories)('%s (Cache contract)', (_name, create) => {
     expect(store.metrics()).toEqual({ hits: 2, misses: 2, sets: 4, busts: 1, evictions: 1, size: 1 });
   });
 
+  it.each([
+    ['a number', 123],
+    ['undefined', undefined],
+    ['null', null],
+    ['an object', { key: 'gs:a' }],
+    ['a symbol', Symbol('gs:a')],
+  ])('refuses a key that is %s with a UsageError, in every method', async (_label, key) => {
+    const { store } = await fresh();
+    const bad = key as unknown as string;
+    await expect(store.get(bad)).rejects.toThrow(/Cache key must be a string/);
+    await expect(store.set(bad, response('x'))).rejects.toBeInstanceOf(UsageError);
+    await expect(store.bust(bad)).rejects.toBeInstanceOf(UsageError);
+    await expect(store.bustPrefix(bad)).rejects.toThrow(/bustPrefix prefix must be a string/);
+    expect(store.metrics()).toMatchObject({ hits: 0, misses: 0, sets: 0, size: 0 });
+  });
+
+  it.each([
+    ['1e400 (Infinity)', 1e400, /`storedAt` is Infinity/],
+    ['-Infinity', Number.NEGATIVE_INFINITY, /`storedAt` is -Infinity/],
+    ['NaN', Number.NaN, /`storedAt` is NaN/],
+    ['negative', -1, /`storedAt` must be a finite, non-negative number/],
+    ['a string', '2024-01-01', /`storedAt` must be a finite, non-negative number/],
+  ])('refuses storedAt %s with a UsageError naming the field, storing nothing', async (_label, storedAt, message) => {
+    const { store } = await fresh();
+    const bad = { ...response('x'), storedAt: storedAt as number };
+    const error = await store.set('gs:t', bad).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toMatch(message);
+    expect(await store.get('gs:t')).toBeUndefined();
+    expect(store.metrics()).toMatchObject({ sets: 0, size: 0 });
+  });
+
+  it('refuses a response of the wrong shape (usage, model) or with a non-finite number anywhere', async () => {
+    const { store } = await fresh();
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...response('x'), usage: { ...response('x').usage, outputTokens: Number.POSITIVE_INFINITY } }, /`outputTokens` is Infinity/],
+      [{ ...response('x'), usage: { ...response('x').usage, inputTokens: -3 } }, /`usage.inputTokens` must be a finite, non-negative number/],
+      [{ ...response('x'), model: 42 }, /`model` must be a string/],
+      [{ ...response('x'), stopReason: 7 }, /`stopReason` must be a string or null/],
+      [{ ...response('x'), value: undefined }, /`value` is missing/],
+      [{ ...response({ score: Number.NaN }) }, /`score` is NaN/],
+      ['not an object', /the response is not an object/],
+    ];
+    for (const [value, message] of cases) {
+      await expect(store.set('gs:shape', value as never)).rejects.toThrow(message);
+    }
+    expect(await store.get('gs:shape')).toBeUndefined();
+    expect(store.metrics()).toMatchObject({ sets: 0, size: 0 });
+  });
+
+  it('refuses a response that cannot be read at all (a revoked proxy) with a UsageError', async () => {
+    const { store } = await fresh();
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    await expect(store.set('gs:proxy', proxy as never)).rejects.toBeInstanceOf(UsageError);
+    await expect(store.set('gs:proxy', response(proxy))).rejects.toBeInstanceOf(UsageError);
+    expect(await store.get('gs:proxy')).toBeUndefined();
+  });
+
   it('returns a snapshot from metrics(), not a live view', async () => {
     const { store } = await fresh();
     const before = store.metrics();

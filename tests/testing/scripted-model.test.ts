@@ -419,6 +419,34 @@ describe('ScriptedModel: the SDK retry policy runs for real', () => {
     expect(error).toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
   });
 
+  it('rawResponse() with cutAfterBytes sends that many bytes, then the body fails like a dropped connection', async () => {
+    const model = new ScriptedModel([rawResponse(200, '{"id":"msg_1","content":[]}', { cutAfterBytes: 8 })]);
+    const response = await model.client({ maxRetries: 0 }).messages.create(ask('Hi')).asResponse();
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('{"id":"m');
+    const error = await rejectionOf(reader.read());
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('terminated');
+  });
+
+  it('rawResponse() refuses a cutAfterBytes that is not a non-negative integer', () => {
+    expect(() => rawResponse(200, 'x', { cutAfterBytes: -1 })).toThrow(UsageError);
+    expect(() => stream(text('x'), { cutAfterEvents: 1.5 })).toThrow(UsageError);
+  });
+
+  it('stream() with cutAfterEvents drops the connection after that many events', async () => {
+    const model = new ScriptedModel([stream(text('never finished'), { cutAfterEvents: 3 })]);
+    const messageStream = model.client({ maxRetries: 0 }).messages.stream(ask('Hi'));
+    const seen: string[] = [];
+    messageStream.on('streamEvent', (event) => seen.push(event.type));
+    const error = await rejectionOf(messageStream.finalMessage());
+    expect(error).not.toBeInstanceOf(Anthropic.APIError);
+    expect((error as Error).message).toBe('terminated');
+    // message_start, ping (not a stream event), content_block_start.
+    expect(seen).toEqual(['message_start', 'content_block_start']);
+  });
+
   it('rawResponse() sends any status and body', async () => {
     const model = new ScriptedModel([rawResponse(503, 'upstream unavailable')]);
     const error = await rejectionOf(model.client({ maxRetries: 0 }).messages.create(ask('Hi')));

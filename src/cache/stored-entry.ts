@@ -1,0 +1,25 @@
+import type { CachedResponse } from './cache.js';
+import { isFiniteNonNegative, isRecord, responseProblem } from './response-shape.js';
+
+/** What one file of a `FileCacheStore` holds. The key is kept so `bustPrefix` can match and a misplaced file is caught. */
+export interface StoredEntry {
+  format: 1;
+  key: string;
+  /** Epoch ms (by the store's clock) after which the entry is a miss; null never expires. */
+  expiresAt: number | null;
+  response: CachedResponse;
+}
+
+/** The entry in a file's text, or undefined when it is not one (half-written, hand-edited, another format). */
+export function parseEntry(text: string): StoredEntry | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(data) || data.format !== 1 || typeof data.key !== 'string') return undefined;
+  // `1e400` parses as Infinity: an expiry (or storedAt) that is not a finite time is damage.
+  if (data.expiresAt !== null && !isFiniteNonNegative(data.expiresAt)) return undefined;
+  return responseProblem(data.response) === undefined ? (data as unknown as StoredEntry) : undefined;
+}
