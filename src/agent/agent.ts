@@ -36,6 +36,7 @@ import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
 import { callSecrets } from '../secrets/call-secrets.js';
+import { addRunSecrets } from '../secrets/run-secrets.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
@@ -176,6 +177,8 @@ export class Agent {
     // mask the ancestry, the trajectory and the cache, and join the run's masker for the tree.
     const workflow = currentScope()?.workflow;
     const secrets = callSecrets(workflow, settings.env);
+    // The run learns them too: whatever it stores from now on (events, logs, errors) is masked.
+    if (workflow !== undefined) addRunSecrets(workflow, secrets);
     const goalAncestry = this.ancestryFor(workflow, secrets, fresh);
     // Guidance from a workflow-level reflection on the step this call runs in (its retry).
     const stepGuidance = fresh ? [] : guidanceAt(currentScope()?.node);
