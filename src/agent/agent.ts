@@ -36,7 +36,7 @@ import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
 import { callSecrets } from '../secrets/call-secrets.js';
-import { addRunSecrets } from '../secrets/run-secrets.js';
+import { addRunSecrets, runMasker } from '../secrets/run-secrets.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
@@ -173,12 +173,14 @@ export class Agent {
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
     // The judge, reflection passes and the plan drafter see nothing of the run they are called from.
     const fresh = startsFresh(this, prompt);
-    // The call's secrets (redacted values along the chain, env values), read once per call: they
-    // mask the ancestry, the trajectory and the cache, and join the run's masker for the tree.
+    // The call's secrets (redacted values along the chain, env values), read once per call. The
+    // run learns them, so whatever it stores from now on (events, logs, errors) is masked; the
+    // call masks its ancestry, trajectory and cache with all the run knows (a child agent called
+    // from a tool thus masks its parent's env too).
     const workflow = currentScope()?.workflow;
-    const secrets = callSecrets(workflow, settings.env);
-    // The run learns them too: whatever it stores from now on (events, logs, errors) is masked.
-    if (workflow !== undefined) addRunSecrets(workflow, secrets);
+    const own = callSecrets(workflow, settings.env);
+    if (workflow !== undefined) addRunSecrets(workflow, own);
+    const secrets = workflow === undefined ? own : runMasker(workflow);
     const goalAncestry = this.ancestryFor(workflow, secrets, fresh);
     // Guidance from a workflow-level reflection on the step this call runs in (its retry).
     const stepGuidance = fresh ? [] : guidanceAt(currentScope()?.node);

@@ -241,6 +241,37 @@ describe('secrets (env values, redacted fields) are masked on every channel (SPE
   });
 });
 
+describe('agents without the env', () => {
+  it('a child agent called from a tool masks the parent call’s env in its own checkpoint text and parent slice', async () => {
+    const leak = defineTool({ name: 'read_config', description: 'Reads.', effect: 'read', target: () => 'app.env', input: z.object({}), execute: () => `API_TOKEN=${TOKEN}` });
+    const childModel = new ScriptedModel([toolUse('read_config', {}), json({ done: true, note: 'read' })]);
+    const child = createAgent({ name: 'child', client: childModel.client(), tools: [leak], trajectory: { checkpoint: 'always' } });
+    const delegate = defineTool({
+      name: 'delegate',
+      description: 'Delegates.',
+      input: z.object({}),
+      execute: () => child.prompt(createPrompt({ name: 'child', user: 'Read the config', responseFormat: Done })),
+    });
+    const parentModel = new ScriptedModel([toolUse('read_secret', {}), toolUse('delegate', {}), json({ done: true, note: 'ok' })]);
+    const parent = createAgent({
+      name: 'parent',
+      client: parentModel.client(),
+      tools: [...workerTools(), delegate],
+      env: { API_TOKEN: TOKEN, PEM },
+      trajectory: { checkpoint: 'always' },
+    });
+    const flow = new Deploy({ name: 'delegate' }, async (ctx: WorkflowContext) => {
+      await ctx.step('work', () => parent.prompt(createPrompt({ name: 'work', user: 'Work', responseFormat: Done })));
+    });
+    await flow.run();
+    childModel.assertComplete();
+    const childText = childModel.requests.map((request) => systemText(request)).join('\n');
+    expect(childText).toContain('[PARENT TRAJECTORY');
+    expect(childText).toContain('read_config on app.env: API_TOKEN=***');
+    expectClean(childText, 'the child agent’s checkpoint text');
+  });
+});
+
 describe('the cache and secrets', () => {
   it('an answer quoting a secret is not stored (and said so in the log); a clean answer is stored and hits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gs-secrets-cache-'));
