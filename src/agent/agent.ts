@@ -108,7 +108,8 @@ export class Agent {
    */
   goalAncestry(): GoalAncestry {
     const workflow = currentScope()?.workflow;
-    return this.ancestryFor(workflow, callSecrets(workflow, this.config.env ?? {}), false);
+    const own = callSecrets(workflow, this.config.env ?? {});
+    return this.ancestryFor(workflow, workflow === undefined ? own : runMasker(workflow).with(own.secrets), false);
   }
 
   /** `fresh`: only the ancestry set on this agent, nothing derived from the workflows around the call. */

@@ -75,7 +75,7 @@ export interface PromptCall<T> {
   readonly contextBudget: ContextBudget | undefined;
   /** The call's trajectory (observations and checkpoints), unless checkpoints are off. */
   readonly trajectory: TrajectoryTracker | undefined;
-  /** The call's secrets (env values, redacted field values), for what is kept beyond the call. */
+  /** The secrets to mask in what outlives the call: its env and redacted values, and all its run knows. */
   readonly secrets: SecretMasker;
   /** The agent that reflects on a failed attempt of this call. */
   readonly reflector: () => Agent;
