@@ -34,7 +34,11 @@ import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import { PlanWatcher, type PlanWatchOptions } from '../goal-plans/plan-watcher.js';
 import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
-import { deriveGoalAncestry, maskSecrets, mergeAncestry, secretsOf } from '../goals/derive-ancestry.js';
+import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
+import { callSecrets } from '../secrets/call-secrets.js';
+import { addRunSecrets, runMasker } from '../secrets/run-secrets.js';
+import type { SecretMasker } from '../secrets/secret-masker.js';
+import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 
 export interface AgentConfig extends AgentSettings {
@@ -104,12 +108,14 @@ export class Agent {
    */
   goalAncestry(): GoalAncestry {
     const workflow = currentScope()?.workflow;
-    return this.ancestryFor(workflow, secretsOf(workflow));
+    const own = callSecrets(workflow, this.config.env ?? {});
+    return this.ancestryFor(workflow, workflow === undefined ? own : runMasker(workflow).with(own.secrets), false);
   }
 
-  private ancestryFor(workflow: Workflow | undefined, secrets: readonly string[]): GoalAncestry {
-    const merged = mergeAncestry(deriveGoalAncestry(workflow), this.explicitAncestry);
-    return normalizeAncestry(maskSecrets(merged, secrets));
+  /** `fresh`: only the ancestry set on this agent, nothing derived from the workflows around the call. */
+  private ancestryFor(workflow: Workflow | undefined, secrets: SecretMasker, fresh: boolean): GoalAncestry {
+    const merged = mergeAncestry(fresh ? {} : deriveGoalAncestry(workflow), this.explicitAncestry);
+    return normalizeAncestry(maskAncestry(merged, secrets));
   }
 
   /** How often the `# Why You're Here` section was rendered vs reused unchanged. */
@@ -166,12 +172,19 @@ export class Agent {
     if (overrides !== undefined) validateSettings(overrides, `overrides for agent "${this.name}"`);
     const settings = this.resolve(prompt, overrides);
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
-    // The redacted values along the chain, read once per call: for the ancestry and the trajectory.
+    // The judge, reflection passes and the plan drafter see nothing of the run they are called from.
+    const fresh = startsFresh(this, prompt);
+    // The call's secrets (redacted values along the chain, env values), read once per call. The
+    // run learns them, so whatever it stores from now on (events, logs, errors) is masked; the
+    // call masks its ancestry, trajectory and cache with all the run knows (a child agent called
+    // from a tool thus masks its parent's env too).
     const workflow = currentScope()?.workflow;
-    const secrets = secretsOf(workflow);
-    const goalAncestry = this.ancestryFor(workflow, secrets);
+    const own = callSecrets(workflow, settings.env);
+    if (workflow !== undefined) addRunSecrets(workflow, own);
+    const secrets = workflow === undefined ? own : runMasker(workflow);
+    const goalAncestry = this.ancestryFor(workflow, secrets, fresh);
     // Guidance from a workflow-level reflection on the step this call runs in (its retry).
-    const stepGuidance = guidanceAt(currentScope()?.node);
+    const stepGuidance = fresh ? [] : guidanceAt(currentScope()?.node);
     const planFor = (current: Prompt<T>, guidance: readonly string[]): RequestPlan => {
       const system = this.systemPrompt.build(
         current.settings === prompt.settings ? settings : this.resolve(current, overrides),
@@ -191,12 +204,10 @@ export class Agent {
       };
     };
     const mode = checkpointMode(this.config.trajectory);
-    // Env values are secrets too (tokens, keys): masked like redacted fields in what the tree keeps.
-    const envSecrets = Object.values(settings.env).filter((value) => typeof value === 'string' && value.length >= 4);
-    const mask = (text: string): string => (maskSecrets({ goal: text }, [...secrets, ...envSecrets]).goal ?? '');
+    const mask = (text: string): string => secrets.text(text);
     // Called from inside another agent's run: a scoped slice of its checkpoint, and no grounding
-    // pass of our own unless this agent asks for one.
-    const parentCheckpoint = parentCheckpointAt(currentScope()?.node);
+    // pass of our own unless this agent asks for one. A fresh call is not part of that run.
+    const parentCheckpoint = fresh ? undefined : parentCheckpointAt(currentScope()?.node);
     const grounding =
       parentCheckpoint !== undefined && this.config.trajectory?.grounding === undefined ? 'off' : groundingMode(this.config.trajectory);
     const parentSlice = parentCheckpoint === undefined ? '' : renderChildSlice(parentCheckpoint, prompt.user);
@@ -207,6 +218,7 @@ export class Agent {
     const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
     const shared = {
       trajectory,
+      secrets,
       contextBudget: this.config.trajectory?.contextBudget,
       planWatcher: this.config.plan ? new PlanWatcher(this.config.plan) : undefined,
       agentName: this.name,

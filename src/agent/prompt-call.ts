@@ -7,6 +7,7 @@ import type { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import type { ContextBudget } from '../trajectory/compaction.js';
 import type { PlanWatcher } from '../goal-plans/plan-watcher.js';
 import type { Cache } from '../cache/cache.js';
+import type { SecretMasker } from '../secrets/secret-masker.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { ResolvedSettings } from './agent-settings.js';
@@ -74,6 +75,8 @@ export interface PromptCall<T> {
   readonly contextBudget: ContextBudget | undefined;
   /** The call's trajectory (observations and checkpoints), unless checkpoints are off. */
   readonly trajectory: TrajectoryTracker | undefined;
+  /** The secrets to mask in what outlives the call: its env and redacted values, and all its run knows. */
+  readonly secrets: SecretMasker;
   /** The agent that reflects on a failed attempt of this call. */
   readonly reflector: () => Agent;
   /** The same call with a reflection's revision applied: new user text, guidance in the system prompt. */

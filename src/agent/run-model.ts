@@ -155,7 +155,8 @@ async function withCheckpoint<T>(
     if (grounded.usage !== undefined) {
       call.meter.usage = addUsage(call.meter.usage, priced(grounded.usage, call.plan.model, call.pricing));
     }
-    const text = tracker.adoptGrounded(grounded.checkpoint, changed);
+    // The model's own assessment may quote a secret it was shown: masked like every other field.
+    const text = tracker.adoptGrounded(call.secrets.value(grounded.checkpoint), changed);
     const latest = tracker.latest ?? checkpoint;
     changed = changed || latest.revision !== checkpoint.revision || latest.groundingSource !== checkpoint.groundingSource;
     checkpoint = latest;

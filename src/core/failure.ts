@@ -1,6 +1,7 @@
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
 import { errorMessage, isInstance } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
+import { bindErrorToRun, maskForRun } from '../secrets/run-secrets.js';
 import type { TreeNode } from './tree-node.js';
 import type { Workflow } from './workflow.js';
 
@@ -16,13 +17,16 @@ export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknow
   let error: WorkflowError;
   if (workflow.isCancelled && !isInstance(thrown, WorkflowCancelledError)) {
     error = new WorkflowCancelledError(
-      `${what} was cancelled: ${errorMessage(thrown)}`,
+      maskForRun(workflow, `${what} was cancelled: ${errorMessage(thrown)}`),
       workflow.errorDetails(node, thrown),
     );
+    bindErrorToRun(error, workflow);
   } else if (isInstance(thrown, WorkflowError)) {
     error = thrown;
   } else {
-    error = new WorkflowError(`${what} failed: ${errorMessage(thrown)}`, workflow.errorDetails(node, thrown));
+    // The message quotes what was thrown: masked; `cause` stays the caller's own value, untouched.
+    error = new WorkflowError(maskForRun(workflow, `${what} failed: ${errorMessage(thrown)}`), workflow.errorDetails(node, thrown));
+    bindErrorToRun(error, workflow);
   }
   if (!reported.has(error)) {
     reported.add(error);

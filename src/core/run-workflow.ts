@@ -2,6 +2,8 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { recordFailure } from './failure.js';
 import { currentScope, mustYield, runInScope } from './scope.js';
 import type { Workflow } from './workflow.js';
+import { addRunSecrets } from '../secrets/run-secrets.js';
+import { ownRedactedValues } from '../secrets/redacted-values.js';
 
 /**
  * Runs a workflow's body with status, `workflowStart`/`workflowEnd` events and the ambient scope.
@@ -15,6 +17,8 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   if (workflow.parent === null && outer !== undefined && outer.workflow !== workflow && !workflow.config.detached) {
     outer.workflow.attachChild(workflow);
   }
+  // Redacted values are masked from the start, not only from the first snapshot or agent call.
+  addRunSecrets(workflow, ownRedactedValues(workflow));
   const node = workflow.treeNode;
   const what = `Workflow "${workflow.name}"`;
   workflow.throwIfCancelled(node);

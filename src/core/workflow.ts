@@ -20,6 +20,8 @@ import { ObserverHub } from './observer-hub.js';
 import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
 import { currentScope } from './scope.js';
 import { captureState } from './state.js';
+import { addRunSecrets, carryRunSecrets, maskForRun } from '../secrets/run-secrets.js';
+import { ownRedactedValues } from '../secrets/redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
 import { createContext, type WorkflowContext } from './workflow-context.js';
@@ -221,6 +223,7 @@ export class Workflow<T = unknown> {
     if (this.childList.length > this.childListLimit) this.forgetPrunedChildren();
     child.parentRef = this;
     this.mountPoint().addChild(child.treeNode);
+    carryRunSecrets(child, this);
     child.adopt(this.rootRef, this.settings);
     this.emit(this.treeNode, { type: 'childAttached', childId: child.id, childName: child.name });
     this.announceTreeChange();
@@ -234,6 +237,7 @@ export class Workflow<T = unknown> {
     child.treeNode.parent?.removeChild(child.treeNode);
     child.parentRef = null;
     child.adopt(child, DEFAULT_SETTINGS);
+    carryRunSecrets(this.rootRef, child);
     this.emit(this.treeNode, { type: 'childDetached', childId: child.id, childName: child.name });
     this.announceTreeChange();
   }
@@ -262,7 +266,7 @@ export class Workflow<T = unknown> {
 
   /** Captures the `@ObservedState` fields (redacted), stores them on the node and reports them. */
   snapshotState(): StateSnapshot {
-    const state = captureState(this);
+    const state = this.maskedState();
     this.treeNode.stateSnapshot = state;
     this.emit(this.treeNode, { type: 'stateSnapshot', state });
     this.rootRef.hubRef?.stateUpdated(this.treeNode);
@@ -307,14 +311,18 @@ export class Workflow<T = unknown> {
       timestamp,
       ...payload,
     } as WorkflowEvent;
-    this.dispatch(node, event);
-    return event;
+    return this.dispatch(node, event);
   }
 
-  /** @internal Records a fully built event on `node` and delivers it to the current root's observers. */
-  dispatch(node: TreeNode, event: WorkflowEvent): void {
+  /**
+   * @internal Records a fully built event on `node` and delivers it to the current root's
+   * observers, with the run's secrets masked: the one door every event goes through.
+   */
+  dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent {
+    const event = maskForRun(this, built);
     node.recordEvent(event);
     this.rootRef.hubRef?.event(event);
+    return event;
   }
 
   /** @internal */
@@ -326,9 +334,9 @@ export class Workflow<T = unknown> {
       nodeId: node.id,
       timestamp: this.settings.clock.now(),
       level,
-      message,
+      message: maskForRun(this, message),
     };
-    if (data !== undefined) entry.data = toJsonSafe(data);
+    if (data !== undefined) entry.data = maskForRun(this, toJsonSafe(data));
     if (parentLogId !== undefined) entry.parentLogId = parentLogId;
     node.recordLog(entry);
     this.rootRef.hubRef?.log(entry);
@@ -343,7 +351,16 @@ export class Workflow<T = unknown> {
 
   /** @internal Everything a WorkflowError needs, captured at the moment of failure. */
   errorDetails(node: TreeNode, cause: unknown): ConstructorParameters<typeof WorkflowError>[1] {
-    return { workflowId: this.id, nodeId: node.id, cause, state: captureState(this), logs: this.collectLogs() };
+    return { workflowId: this.id, nodeId: node.id, cause, state: this.maskedState(), logs: this.collectLogs() };
+  }
+
+  /**
+   * @internal The observed state (redacted), with the run's secrets masked in the fields that are
+   * not redacted; reading the redacted values also teaches the run to mask them everywhere.
+   */
+  maskedState(): StateSnapshot {
+    addRunSecrets(this, ownRedactedValues(this));
+    return maskForRun(this, captureState(this));
   }
 
   /** @internal Logs of this workflow's own nodes (not of child workflows), oldest first. */

@@ -2,6 +2,7 @@ import type { LogEntry } from '../types/logging.js';
 import type { StateSnapshot } from '../types/serialized.js';
 import { serializeError, type SerializedError } from '../util/serialize-error.js';
 import { GroundswellError } from './groundswell-error.js';
+import { maskForErrorRun } from '../secrets/run-secrets.js';
 
 export interface WorkflowErrorDetails {
   workflowId: string;
@@ -33,7 +34,8 @@ export class WorkflowError extends GroundswellError {
   }
 
   toJSON(): SerializedError & { nodeId: string; state: StateSnapshot; logs: readonly LogEntry[] } {
-    return { ...serializeError(this), nodeId: this.nodeId, state: this.state, logs: this.logs };
+    // The cause chain quotes what was thrown: masked with the run's secrets, like the tree's copy.
+    return maskForErrorRun(this, { ...serializeError(this), nodeId: this.nodeId, state: this.state, logs: this.logs });
   }
 }
 

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
+import { markFresh } from '../agent/fresh-start.js';
 import { currentScope } from '../core/scope.js';
 import { parseVerdict } from '../judge/parse-verdict.js';
 import { readOnlyTools } from '../judge/read-only-tools.js';
@@ -79,14 +80,17 @@ export async function signOffGoal(options: CompleteGoalOptions, query: string): 
 }
 
 async function judge(options: CompleteGoalOptions, goal: string, plan: string, planRel: string): Promise<SignOff> {
-  const judgeAgent = new Agent({
-    name: 'judge',
-    system: JUDGE_SYSTEM,
-    tools: readOnlyTools(options.root),
-    maxTurns: 12,
-    ...(options.judge.client ? { client: options.judge.client } : {}),
-    ...(options.judge.model ? { model: options.judge.model } : {}),
-  });
+  // Fresh eyes: no slice of the worker's trajectory, no guidance or ancestry from its run.
+  const judgeAgent = markFresh(
+    new Agent({
+      name: 'judge',
+      system: JUDGE_SYSTEM,
+      tools: readOnlyTools(options.root),
+      maxTurns: 12,
+      ...(options.judge.client ? { client: options.judge.client } : {}),
+      ...(options.judge.model ? { model: options.judge.model } : {}),
+    }),
+  );
   try {
     const answer = await judgeAgent.prompt(
       createPrompt({ name: 'sign-off', user: judgeRequest(goal, plan, planRel), responseFormat: JudgeAnswer }),

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
+import { markFresh } from '../agent/fresh-start.js';
 import { readOnlyTools } from '../judge/read-only-tools.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
@@ -39,14 +40,19 @@ export function planDraftingTools(root: string, planPath: string): Tool[] {
   return [...readOnlyTools(root), writePlan];
 }
 
-/** An agent that explores read-only, then writes the plan file and nothing else. */
+/**
+ * An agent that explores read-only, then writes the plan file and nothing else. It starts fresh:
+ * called from inside another agent's run, it gets no slice of that run.
+ */
 export function createPlanDrafter(options: PlanDrafterOptions): Agent {
-  return new Agent({
-    name: options.name ?? 'planner',
-    system: PLAN_DRAFTING_SYSTEM,
-    tools: planDraftingTools(options.root, options.planPath),
-    maxTurns: 20,
-    ...(options.client ? { client: options.client } : {}),
-    ...(options.model ? { model: options.model } : {}),
-  });
+  return markFresh(
+    new Agent({
+      name: options.name ?? 'planner',
+      system: PLAN_DRAFTING_SYSTEM,
+      tools: planDraftingTools(options.root, options.planPath),
+      maxTurns: 20,
+      ...(options.client ? { client: options.client } : {}),
+      ...(options.model ? { model: options.model } : {}),
+    }),
+  );
 }

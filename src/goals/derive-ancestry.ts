@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Workflow } from '../core/workflow.js';
 import { activeGoal } from '../plans/index.js';
-import { observedFieldsOf } from '../decorators/observed-state.js';
+import type { SecretMasker } from '../secrets/secret-masker.js';
 import type { GoalAncestry } from './goal-ancestry.js';
 
 const DERIVED_LEVELS = ['mission', 'project', 'goal'] as const;
@@ -42,43 +42,12 @@ export function mergeAncestry(derived: GoalAncestry, explicit: GoalAncestry | nu
   return out;
 }
 
-/**
- * The current values of `redact: true` fields along the chain, so the section can mask them if a
- * declaration happened to include one (for example a goal built from a token).
- */
-export function secretsOf(workflow: Workflow | undefined): string[] {
-  const secrets: string[] = [];
-  for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) {
-    for (const field of observedFieldsOf(w)) {
-      if (!field.redact) continue;
-      collectSecrets(field.read(w), secrets, 0);
-    }
-  }
-  return secrets;
-}
-
-/** The primitive leaves of a redacted value (a redacted object hides all of its strings). */
-function collectSecrets(value: unknown, into: string[], depth: number): void {
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') {
-    const text = String(value);
-    // Very short values would mask ordinary words; a secret that short is no secret anyway.
-    if (text.length >= 4) into.push(text);
-    return;
-  }
-  if (typeof value !== 'object' || value === null || depth > 4) return;
-  for (const child of Object.values(value)) collectSecrets(child, into, depth + 1);
-}
-
-/** Every occurrence of a secret replaced by '***', longest secrets first. */
-export function maskSecrets(ancestry: GoalAncestry, secrets: readonly string[]): GoalAncestry {
-  if (secrets.length === 0) return ancestry;
-  const ordered = [...secrets].sort((a, b) => b.length - a.length);
+/** Every form of every secret replaced by '***' in each level, before the levels are capped. */
+export function maskAncestry(ancestry: GoalAncestry, secrets: SecretMasker): GoalAncestry {
+  if (!secrets.active) return ancestry;
   const out: GoalAncestry = {};
   for (const [level, value] of Object.entries(ancestry) as Array<[keyof GoalAncestry, string | undefined]>) {
-    if (value === undefined) continue;
-    let masked = value;
-    for (const secret of ordered) masked = masked.split(secret).join('***');
-    out[level] = masked;
+    if (value !== undefined) out[level] = secrets.text(value);
   }
   return out;
 }

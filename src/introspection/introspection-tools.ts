@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import type { Cache } from '../cache/cache.js';
+import { getCurrentWorkflow } from '../core/ambient.js';
 import { UsageError } from '../errors/groundswell-error.js';
+import { maskForRun } from '../secrets/run-secrets.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import type { WorkflowNode } from '../types/node.js';
 import { describeValue } from '../util/describe.js';
@@ -70,7 +72,12 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
   const { store, unavailable } = resolveCache(options.cache);
   const workflows = registryOption(options.workflows, 'workflows');
   const agents = registryOption(options.agents, 'agents');
-  const answer = (value: unknown): string => boundedJson(value, maxChars);
+  // Masked before the size bound, so a cut never leaves part of a secret; also what the tree
+  // does not hold (a workflow's declared goal) is masked with every secret the run knows.
+  const answer = (value: unknown): string => {
+    const workflow = getCurrentWorkflow();
+    return boundedJson(workflow === undefined ? value : maskForRun(workflow, value), maxChars);
+  };
   const limitNote = `Limits: spawns nest at most ${limits.maxDepth} deep below the first agent call, at most ${limits.maxSpawnsPerRun} per run.`;
 
   const tools: Tool[] = [

@@ -1,6 +1,8 @@
 import { TreeNode } from '../core/tree-node.js';
 import { Workflow } from '../core/workflow.js';
-import { maskSecrets, secretsOf } from '../goals/derive-ancestry.js';
+import { maskAncestry } from '../goals/derive-ancestry.js';
+import { redactedValues } from '../secrets/redacted-values.js';
+import { runMasker } from '../secrets/run-secrets.js';
 import { normalizeAncestry } from '../goals/goal-ancestry.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { StateSnapshot } from '../types/serialized.js';
@@ -68,7 +70,7 @@ export function workflowOf(node: WorkflowNode): Workflow | undefined {
 
 /**
  * `mission`/`project`/`goal` from the workflow's own config (not inherited), cleaned and with
- * the values of `redact: true` fields along its chain masked, as the `# Why You're Here` section does.
+ * the values of `redact: true` fields along its chain (and every secret the run knows) masked.
  */
 export function goalFieldsOf(workflow: Workflow): GoalFields {
   const declared: GoalFields = {};
@@ -77,7 +79,7 @@ export function goalFieldsOf(workflow: Workflow): GoalFields {
     if (typeof value === 'string') declared[level] = value;
   }
   if (Object.keys(declared).length === 0) return declared;
-  const clean = normalizeAncestry(maskSecrets(declared, secretsOf(workflow)));
+  const clean = normalizeAncestry(maskAncestry(declared, runMasker(workflow).with(redactedValues(workflow))));
   const out: GoalFields = {};
   if (clean.mission !== undefined) out.mission = clean.mission;
   if (clean.project !== undefined) out.project = clean.project;

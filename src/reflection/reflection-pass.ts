@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Agent } from '../agent/agent.js';
 import { CallTree } from '../agent/call-tree.js';
 import { StructuredOutputError } from '../agent/agent-errors.js';
+import { markFresh } from '../agent/fresh-start.js';
 import { createPrompt } from '../prompt/prompt.js';
 import { errorMessage } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
@@ -51,7 +52,8 @@ export async function reflect(reflector: Agent, failed: FailedAttempt): Promise<
   const tree = CallTree.open('reflection', `reflect on attempt ${failed.attempt} (${failed.level})`);
   tree.emit({ type: 'reflectionStart', level: failed.level, attempt: failed.attempt, error: serializeError(failed.error) });
   try {
-    const prompt = createPrompt({
+    // Fresh whoever reflects (also a user's own agent): the failed task below is all it gets.
+    const prompt = markFresh(createPrompt({
       name: 'reflection',
       system: REFLECTOR_SYSTEM,
       user: `The attempt below failed. Explain why and say what to change.\n\n${failed.task}\n\n<failure>\n${describeFailure(failed.error)}\n</failure>`,
@@ -60,7 +62,7 @@ export async function reflect(reflector: Agent, failed: FailedAttempt): Promise<
       enableCache: false,
       tools: [],
       mcps: [],
-    });
+    }));
     const answer = await tree.run(() => reflector.prompt(prompt));
     const revision: Revision = { critique: answer.critique, user: answer.revisedUser, guidance: answer.guidance };
     tree.finish('completed');

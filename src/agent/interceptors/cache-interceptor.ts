@@ -34,6 +34,12 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   }
   call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, key, reason: stored === undefined ? 'absent' : 'invalid' });
   const outcome = await next(call);
+  // A store keeps answers beyond the call (files, a server): an answer quoting a secret is not
+  // stored at all. Masked, it would no longer be what the model said, and a hit would return that.
+  if (call.secrets.contains(outcome.answerData)) {
+    call.tree.workflow?.logger.info(`Answer of agent "${call.agentName}" not cached: it contains a secret value`, { key });
+    return outcome;
+  }
   // The raw answer, not the parsed value: a hit parses it again, so transforms run exactly once.
   try {
     await cache.set(key, {

@@ -1,0 +1,11 @@
+import type { Workflow } from '../core/workflow.js';
+import { redactedValues } from './redacted-values.js';
+import { SecretMasker } from './secret-masker.js';
+
+/**
+ * The secrets of one agent call: the redacted field values along its workflow chain and the
+ * values of its `env`. Read once per call.
+ */
+export function callSecrets(workflow: Workflow | undefined, env: Readonly<Record<string, string>>): SecretMasker {
+  return SecretMasker.of([...redactedValues(workflow), ...Object.values(env)]);
+}

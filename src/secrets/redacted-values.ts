@@ -1,0 +1,44 @@
+import type { Workflow } from '../core/workflow.js';
+import { observedFieldsOf } from '../decorators/observed-state.js';
+
+/**
+ * The current values of `redact: true` fields of `workflow` and its parents: the primitive
+ * leaves, so a redacted object (`{ user, password }`) hides each of its strings.
+ */
+export function redactedValues(workflow: Workflow | undefined): string[] {
+  const values: string[] = [];
+  for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) values.push(...ownRedactedValues(w));
+  return values;
+}
+
+/** The redacted values of `workflow` alone (not its parents). */
+export function ownRedactedValues(workflow: Workflow): string[] {
+  const values: string[] = [];
+  for (const field of observedFieldsOf(workflow)) {
+    if (field.redact) collectLeaves(readField(field.read, workflow), values, 0);
+  }
+  return values;
+}
+
+function readField(read: (instance: object) => unknown, instance: object): unknown {
+  try {
+    return read(instance);
+  } catch {
+    return undefined; // a throwing getter hides nothing we could read
+  }
+}
+
+function collectLeaves(value: unknown, into: string[], depth: number): void {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') {
+    into.push(String(value));
+    return;
+  }
+  if (typeof value !== 'object' || value === null || depth > 4) return;
+  let children: unknown[];
+  try {
+    children = Object.values(value);
+  } catch {
+    return;
+  }
+  for (const child of children) collectLeaves(child, into, depth + 1);
+}
