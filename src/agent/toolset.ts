@@ -5,11 +5,15 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { errorMessage } from '../util/describe.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
 import type { ToolEffect } from '../trajectory/observation.js';
+import { decideVerifierOutcome } from '../trajectory/verifier-outcome.js';
+import type { VerifierOutcome } from '../types/trajectory.js';
 
 export interface ToolOutcome {
   /** What the model gets back in the tool_result. */
   content: string;
   isError: boolean;
+  /** For a `verify` tool: how the run came out (read from the returned value, before it became text). */
+  outcome?: VerifierOutcome;
 }
 
 /** A callable tool of one agent call, local or from an MCP server, under the name the model sees. */
@@ -52,16 +56,24 @@ export function localHandler(tool: Tool): ToolHandler {
       }
     },
     async invoke(input, context) {
+      const verifies = tool.effect === 'verify';
+      const failure = (content: string): ToolOutcome => ({ content, isError: true, ...(verifies ? { outcome: decideVerifierOutcome(undefined, true) } : {}) });
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
         const paths = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
-        return { content: `Invalid input for tool "${tool.name}": ${paths.join('; ')}`, isError: true };
+        return failure(`Invalid input for tool "${tool.name}": ${paths.join('; ')}`);
       }
+      let result: unknown;
+      let content: string;
       try {
-        return { content: toContent(await tool.execute(parsed.data, context)), isError: false };
+        result = await tool.execute(parsed.data, context);
+        content = toContent(result);
       } catch (error) {
-        return { content: `Tool "${tool.name}" failed: ${errorMessage(error)}`, isError: true };
+        return failure(`Tool "${tool.name}" failed: ${errorMessage(error)}`);
       }
+      if (!verifies) return { content, isError: false };
+      const verdict = tool.verdict === undefined ? undefined : () => tool.verdict?.(result, parsed.data);
+      return { content, isError: false, outcome: decideVerifierOutcome(result, false, verdict) };
     },
   };
 }

@@ -33,7 +33,7 @@ const write = (turn: number, target = 'pal.cpp'): Observation =>
   obs({ turn, kind: 'tool_result', toolName: 'file_edit', effect: 'mutate', target, inputHash: `edit-${turn}`, summary: 'edited 3 lines' });
 
 const verify = (turn: number, passed: boolean): Observation =>
-  obs({ turn, kind: 'tool_result', toolName: 'run_tests', effect: 'verify', inputHash: 'tests', summary: passed ? 'all passed' : '2 failed', passed });
+  obs({ turn, kind: 'tool_result', toolName: 'run_tests', effect: 'verify', inputHash: 'tests', summary: passed ? 'all passed' : '2 failed', outcome: passed ? 'passed' : 'failed' });
 
 describe('evidenceLabel', () => {
   it('names the turn and the kind of the observation', () => {
@@ -257,7 +257,7 @@ describe('assessTrajectory: verification after mutation (criterion 4)', () => {
   it('a verify that errored (tool_failure) does not count as passing', () => {
     const cp = assess([
       write(1),
-      obs({ turn: 2, kind: 'tool_failure', toolName: 'run_tests', effect: 'verify', passed: true, summary: 'crashed' }),
+      obs({ turn: 2, kind: 'tool_failure', toolName: 'run_tests', effect: 'verify', outcome: 'passed', summary: 'crashed' }),
     ]);
     expect(cp.assessment).toBe('verification_due');
   });
