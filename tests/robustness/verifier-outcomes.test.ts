@@ -64,7 +64,7 @@ const TABLE: Array<[string, string, VerifierOutcome]> = [
 ];
 
 describe('readRunnerOutput: the summaries of common runners', () => {
-  it.each(TABLE)('%s → %s', (_name, output, expected) => {
+  it.each(TABLE.map(([name, output, expected]) => ({ name, output, expected })))('$name → $expected', ({ output, expected }) => {
     expect(readRunnerOutput(output).outcome).toBe(expected);
   });
 
