@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, exportRun, parseRunExport, UsageError, type Tool } from 'groundswell';
+import { createWorkflow, defineTool, exportRun, parseRunExport, UsageError, type Tool } from 'groundswell';
+import { priorOutputs } from '../../src/introspection/prior-outputs.js';
 import { json, toolUse } from 'groundswell/testing';
 import { eventsOfType } from '../support/events.js';
 import { checkpointOf, fileTools, fixPrompt, harness, runInGoal } from './agent-helpers.js';
@@ -77,6 +78,10 @@ describe('a verifier result right after a change', () => {
     expect(invocation?.outcome).toBe('unknown');
     const exported = parseRunExport(JSON.stringify(exportRun(run.workflow.node)));
     expect(JSON.stringify(exported)).toContain('"outcome":"unknown"');
+    // So does introspection's view of earlier tool results (asked from outside this agent call).
+    const elsewhere = createWorkflow({ name: 'elsewhere' }, () => undefined).node;
+    const prior = priorOutputs({ workflow: run.workflow, root: run.workflow, node: run.workflow.node, call: elsewhere }, 'run', 50);
+    expect(prior.entries.find((entry) => entry.kind === 'toolCall' && entry.toolName === 'run_tests')).toMatchObject({ outcome: 'unknown' });
   });
 
   it("the tool's verdict decides: a custom runner's words read as the tool says", async () => {
