@@ -65,7 +65,7 @@ export function assessTrajectory(input: AssessInput): TrajectoryCheckpoint {
   const lastVerify = lastIndex(obs, ranVerifier);
   const check = obs[lastVerify];
   if (check !== undefined && outcomeOf(check) === 'unknown') {
-    openQuestions.push(`The outcome of ${check.toolName} ${evidenceLabel(check)} is unknown: its result has no pass/fail summary that could be read.`);
+    openQuestions.push(`The outcome of ${check.toolName} ${evidenceLabel(check)} is unknown: its result does not show whether the check passed.`);
   }
   if (check !== undefined && assessment === 'verification_due' && lastVerify > Math.max(lastMutation, lastChild)) {
     if (outcomeOf(check) === 'failed') {

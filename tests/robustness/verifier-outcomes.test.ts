@@ -157,4 +157,13 @@ describe('the trajectory: a passing summary right after a change', () => {
     expect(checkpoint?.nextAction).not.toMatch(/verif|run .* again/i);
     expect(checkpoint?.groundedFacts.at(-1)?.outcome).toBe('passed');
   });
+
+  it("a verifier's fact shows its summary line, masked, not the head of its log", () => {
+    const tracker = new TrajectoryTracker('shadow', 'off', 'Fix the adder', (text) => text.replaceAll('hunter2', '***'));
+    const output = `   Compiling calc v0.1.0 (/home/hunter2/calc)\n${sample.cargoPass}All 3 tests passed for hunter2\n`;
+    tracker.record({ turn: 1, toolName: 'run_tests', effect: 'verify', input: {}, output, isError: false, blocked: false });
+    const fact = tracker.beforeRequest(2)?.checkpoint.groundedFacts.at(-1);
+    expect(fact?.statement).toBe('run_tests: verifier passed: All 3 tests passed for ***');
+    expect(JSON.stringify(fact)).not.toContain('hunter2');
+  });
 });
