@@ -176,10 +176,11 @@ const cargo: Matcher = (line) => {
     if (failed > 0) return summary('cargo', 'failed', line, false);
     return Number(m[2]) > 0 ? summary('cargo', 'passed', line, false) : undefined;
   }
-  return /^error: (?:could not compile |test failed, to rerun|\d+ targets? failed)/.test(line) ? marker('cargo', line) : undefined;
+  // Cargo's own closing verdict on a failed build or test binary, even when no `test result` line follows.
+  return /^error: (?:could not compile |test failed, to rerun|\d+ targets? failed)/.test(line) ? summary('cargo', 'failed', line, true) : undefined;
 };
 
-// ctest: `100% tests passed, 0 tests failed out of 3`, then `The following tests FAILED:` on failures.
+// ctest: `100% tests passed, 0 tests failed out of 3`; on failures also `The following tests FAILED:` (its own verdict).
 const ctest: Matcher = (line) => {
   const m = /^\d+% tests passed, (\d+) tests? failed out of (\d+)$/.exec(line);
   if (m !== null) {
@@ -187,7 +188,7 @@ const ctest: Matcher = (line) => {
     const failed = Number(m[1]);
     return fromCounts('ctest', line, failed, Number(m[2]) - failed);
   }
-  return /^(?:The following tests FAILED:|Errors while running CTest)/.test(line) ? marker('ctest', line) : undefined;
+  return /^(?:The following tests FAILED:|Errors while running CTest)/.test(line) ? summary('ctest', 'failed', line, true) : undefined;
 };
 
 // tsc: `src/a.ts(3,7): error TS2322: ...` (or `src/a.ts:3:7 - error TS2322:`), `Found 2 errors ...`, watch mode's `[10:31:02 AM] Found 0 errors.`.

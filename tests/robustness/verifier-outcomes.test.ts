@@ -41,6 +41,7 @@ const TABLE: Array<[string, string, VerifierOutcome]> = [
   ['cargo test pass (with 0 doc-tests)', sample.cargoPass, 'passed'],
   ['cargo test fail', sample.cargoFail, 'failed'],
   ['cargo: compile error', sample.cargoCompileError, 'failed'],
+  ['cargo: one binary passes, the next crashes before its summary', `${sample.cargoPass}     Running tests/it.rs (target/debug/deps/it-9f8e7d)\nerror: test failed, to rerun pass \`--test it\`\n`, 'failed'],
   ['ctest pass', sample.ctestPass, 'passed'],
   ['ctest fail', sample.ctestFail, 'failed'],
   ['tsc errors (plain)', sample.tscPlainErrors, 'failed'],
