@@ -11,7 +11,9 @@
  *   model request from what the tools did, each fact tied to its evidence (`[turn 2/synthetic_block]`);
  *   it turns `recovery_required` with a fresh-read next action and a `Do not repeat:` line, and is
  *   sent as the last system block (one block, replaced on every request, never accumulated)
- * - the model reads the file, makes a targeted edit, runs the tests, and the run completes
+ * - the model reads the file, makes a targeted edit, runs the tests, and the run completes; the
+ *   verifier's outcome comes from its summary line (`100% tests passed, 0 tests failed out of 3` is a
+ *   pass, though it contains the word "failed"), so a pass puts the run back on trajectory
  * - every new checkpoint revision is a `trajectoryCheckpoint` event; the tree shows the latest one
  *   on the agent call, and the run export keeps it
  *
@@ -94,7 +96,11 @@ const runTests = defineTool({
   effect: 'verify',
   target: (input) => input.path,
   input: z.object({ path: z.string() }),
-  execute: ({ path }) => (files.get(path)?.includes('return 1;') ? '3 tests passed' : '1 of 3 tests failed'),
+  // Prints what ctest prints; the checkpoint reads the summary line (no `verdict` needed for common runners).
+  execute: ({ path }) =>
+    files.get(path)?.includes('return 1;')
+      ? 'Test project /work/build\n\n100% tests passed, 0 tests failed out of 3\n'
+      : 'Test project /work/build\n\n67% tests passed, 1 tests failed out of 3\n\nThe following tests FAILED:\n\t  2 - pal_init (Failed)\n',
 });
 
 // The guard: a full rewrite of an existing file is refused (the model gets the reason as an error).

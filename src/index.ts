@@ -62,7 +62,9 @@ export type { CheckpointMode, TrajectoryOptions } from './trajectory/trajectory-
 export type { GroundingMode } from './trajectory/grounding.js';
 export type { CompactionStrategy, ContextBudget } from './trajectory/compaction.js';
 export type { Observation, ToolEffect } from './trajectory/observation.js';
-export type { TrajectoryAssessment, TrajectoryCheckpoint } from './types/trajectory.js';
+export type { GroundedFact, TrajectoryAssessment, TrajectoryCheckpoint, VerifierOutcome } from './types/trajectory.js';
+export { readRunnerOutput } from './trajectory/runner-output.js';
+export type { RunnerReading } from './trajectory/runner-output.js';
 export { completeGoalTool, signOffGoal } from './goal-plans/complete-goal.js';
 export { createPlanDrafter, planDraftingTools } from './goal-plans/plan-drafter.js';
 export type { PlanDrafterOptions } from './goal-plans/plan-drafter.js';

@@ -10,6 +10,7 @@ import type { Cache } from '../cache/cache.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
+import type { VerifierOutcome } from '../types/trajectory.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
 import type { Pricing } from './pricing.js';
@@ -41,6 +42,8 @@ export interface ToolCallRecord {
   readonly blockedReason?: string;
   /** The call ran a child agent or workflow (its result is the child's, to be verified). */
   readonly delegated?: boolean;
+  /** For a `verify` tool that ran: how it came out (`unknown` when its result could not be read). */
+  readonly outcome?: VerifierOutcome;
 }
 
 /** Text, tool and usage events of a streamed call, then the validated result. */

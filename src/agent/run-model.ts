@@ -22,7 +22,7 @@ import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
 import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
 import { ANSWER_TOOL, answerTool, outputFormat, parseAnswer } from './structured-output.js';
-import { indexHandlers, localHandler, mcpHandlers, type ToolHandler } from './toolset.js';
+import { indexHandlers, localHandler, mcpHandlers, type ToolHandler, type ToolOutcome } from './toolset.js';
 
 const TREE_OUTPUT_LIMIT = 2_000;
 
@@ -127,6 +127,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
         isError: record.isError,
         blocked: record.blockedReason !== undefined,
         ...(record.delegated ? { child: true } : {}),
+        ...(record.outcome !== undefined ? { outcome: record.outcome } : {}),
       });
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: record.output, is_error: record.isError });
     }
@@ -295,7 +296,7 @@ async function invokeTool<T>(
 ): Promise<ToolCallRecord> {
   const kind = handler?.kind ?? 'local';
   const decision = await runPreToolUse(call.settings.hooks, base);
-  let outcome: { content: string; isError: boolean };
+  let outcome: ToolOutcome;
   let blockedReason: string | undefined;
   if (decision && decision.block) {
     blockedReason = decision.reason;
@@ -333,6 +334,7 @@ async function invokeTool<T>(
       isError: outcome.isError,
       duration,
       ...(blockedReason !== undefined ? { blockedReason } : {}),
+      ...(outcome.outcome !== undefined ? { outcome: outcome.outcome } : {}),
     });
   }
   node.finish(outcome.isError ? 'failed' : 'completed');
@@ -348,6 +350,7 @@ async function invokeTool<T>(
     duration,
     ...(blockedReason !== undefined ? { blockedReason } : {}),
     ...(delegated ? { delegated } : {}),
+    ...(outcome.outcome !== undefined ? { outcome: outcome.outcome } : {}),
   };
 }
 

@@ -4,6 +4,8 @@ import type { McpConnection } from '../mcp/mcp-connection.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
 import type { ToolEffect } from '../trajectory/observation.js';
+import { decideVerifierOutcome } from '../trajectory/verifier-outcome.js';
+import type { VerifierOutcome } from '../types/trajectory.js';
 import { thrownText } from './thrown-text.js';
 import { toolContent } from './tool-content.js';
 
@@ -11,6 +13,8 @@ export interface ToolOutcome {
   /** What the model gets back in the tool_result. */
   content: string;
   isError: boolean;
+  /** For a `verify` tool: how the run came out (read from the returned value, before it became text). */
+  outcome?: VerifierOutcome;
 }
 
 /** A callable tool of one agent call, local or from an MCP server, under the name the model sees. */
@@ -53,18 +57,24 @@ export function localHandler(tool: Tool): ToolHandler {
       }
     },
     async invoke(input, context) {
+      const verifies = tool.effect === 'verify';
+      const failure = (content: string): ToolOutcome => ({ content, isError: true, ...(verifies ? { outcome: decideVerifierOutcome(undefined, true) } : {}) });
       const parsed = tool.input.safeParse(input);
       if (!parsed.success) {
         const paths = parsed.error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
-        return { content: `Invalid input for tool "${tool.name}": ${paths.join('; ')}`, isError: true };
+        return failure(`Invalid input for tool "${tool.name}": ${paths.join('; ')}`);
       }
-      let value: unknown;
+      let result: unknown;
       try {
-        value = await tool.execute(parsed.data, context);
+        result = await tool.execute(parsed.data, context);
       } catch (error) {
-        return { content: `Tool "${tool.name}" failed: ${thrownText(error)}`, isError: true };
+        return failure(`Tool "${tool.name}" failed: ${thrownText(error)}`);
       }
-      return toolContent(tool.name, value);
+      const sent = toolContent(tool.name, result);
+      if (sent.isError) return failure(sent.content);
+      if (!verifies) return sent;
+      const verdict = tool.verdict === undefined ? undefined : () => tool.verdict?.(result, parsed.data);
+      return { ...sent, outcome: decideVerifierOutcome(result, false, verdict) };
     },
   };
 }

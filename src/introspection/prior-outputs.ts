@@ -1,5 +1,6 @@
 import type { WorkflowEvent } from '../types/events.js';
 import type { WorkflowNode } from '../types/node.js';
+import type { VerifierOutcome } from '../types/trajectory.js';
 import type { Caller } from './caller.js';
 import { isoTime, roundMs } from './node-view.js';
 
@@ -35,7 +36,7 @@ export type PriorOutput =
       error?: string;
     }
   | { kind: 'promptReplaced'; at: string; nodeId: string; replacedNodeId: string }
-  | { kind: 'toolCall' | 'mcpCall'; at: string; nodeId: string; toolName: string; input: unknown; output: string | undefined; isError: boolean; server?: string; blockedReason?: string };
+  | { kind: 'toolCall' | 'mcpCall'; at: string; nodeId: string; toolName: string; input: unknown; output: string | undefined; isError: boolean; server?: string; blockedReason?: string; outcome?: VerifierOutcome };
 
 export interface PriorOutputs {
   scope: PriorOutputScope;
@@ -112,6 +113,7 @@ function entryOf(node: WorkflowNode, event: WorkflowEvent): PriorOutput | undefi
         isError: event.isError,
       };
       if (event.blockedReason !== undefined) entry.blockedReason = event.blockedReason;
+      if (event.outcome !== undefined) entry.outcome = event.outcome;
       return entry;
     }
     case 'reflectionEnd': {

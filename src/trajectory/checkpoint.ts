@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TrajectoryAssessment, TrajectoryCheckpoint } from '../types/trajectory.js';
+import type { TrajectoryAssessment, TrajectoryCheckpoint, VerifierOutcome } from '../types/trajectory.js';
 import { canonicalJson } from '../cache/canonical-json.js';
 import { nextId } from '../util/ids.js';
 import { evidenceLabel, type Observation } from './observation.js';
@@ -39,7 +39,7 @@ export function assessTrajectory(input: AssessInput): TrajectoryCheckpoint {
     }
   }
 
-  const lastVerifyPass = lastIndex(obs, (o) => o.effect === 'verify' && o.kind === 'tool_result' && o.passed === true);
+  const lastVerifyPass = lastIndex(obs, (o) => ranVerifier(o) && outcomeOf(o) === 'passed');
   const lastMutation = lastIndex(obs, (o) => o.effect === 'mutate' && o.kind === 'tool_result');
   const lastChild = lastIndex(obs, (o) => o.kind === 'child_result');
 
@@ -58,6 +58,25 @@ export function assessTrajectory(input: AssessInput): TrajectoryCheckpoint {
     openQuestions.push(`The result of ${c.toolName} ${evidenceLabel(c)} has not been verified.`);
     nextAction = `Verify what ${c.toolName} reported before relying on it.`;
     successEvidence = 'A verifier or a fresh read that confirms the child result.';
+  }
+
+  // The newest verifier run says what to do next: whatever it said, running it again unchanged is
+  // not the next step (that is the loop checkpoints exist to stop).
+  const lastVerify = lastIndex(obs, ranVerifier);
+  const check = obs[lastVerify];
+  if (check !== undefined && outcomeOf(check) === 'unknown') {
+    openQuestions.push(`The outcome of ${check.toolName} ${evidenceLabel(check)} is unknown: its result does not show whether the check passed.`);
+  }
+  if (check !== undefined && assessment === 'verification_due' && lastVerify > Math.max(lastMutation, lastChild)) {
+    if (outcomeOf(check) === 'failed') {
+      nextAction = `Fix what ${check.toolName} reported ${evidenceLabel(check)}, then run it again.`;
+      successEvidence = 'A passing verifier result after the fix.';
+    } else {
+      // Not known to have failed: it is not a failure, and not a pass either.
+      assessment = 'on_trajectory';
+      nextAction = `Read the result of ${check.toolName} ${evidenceLabel(check)} and decide whether the check passed; if it did not, fix what it reports. Do not run it again unchanged.`;
+      successEvidence = 'A verifier result whose outcome is clear, or a fix for what it reported.';
+    }
   }
 
   // Failed mutations: the prerequisite is a fresh read of the target, not another payload.
@@ -150,9 +169,27 @@ function facts(obs: readonly Observation[], max: number): TrajectoryCheckpoint['
   for (const o of newest) {
     const laterMutation = o.target !== undefined && obs.some((m) => m.seq > o.seq && m.effect === 'mutate' && m.target === o.target && m.kind === 'tool_result');
     const freshness = o.fromCache ? 'unknown' : laterMutation && o.effect === 'read' ? 'stale' : 'fresh';
-    out.push({ statement: `${o.toolName}${o.target ? ` on ${o.target}` : ''}: ${o.summary}`, evidence: evidenceLabel(o), freshness });
+    const subject = `${o.toolName}${o.target ? ` on ${o.target}` : ''}`;
+    if (ranVerifier(o)) {
+      // The outcome is declared in words and as a field, so neither the model nor a consumer guesses it from the summary.
+      const outcome = outcomeOf(o);
+      const said = outcome === 'unknown' ? 'outcome unknown' : outcome;
+      out.push({ statement: `${subject}: verifier ${said}: ${o.summary}`, evidence: evidenceLabel(o), freshness, outcome });
+    } else {
+      out.push({ statement: `${subject}: ${o.summary}`, evidence: evidenceLabel(o), freshness });
+    }
   }
   return out;
+}
+
+/** A verify tool that ran: its result or its error (a refused call never ran). */
+function ranVerifier(o: Observation): boolean {
+  return o.effect === 'verify' && (o.kind === 'tool_result' || o.kind === 'tool_failure');
+}
+
+/** An error is a failure whatever the observation says; a result with no outcome is unknown. */
+function outcomeOf(o: Observation): VerifierOutcome {
+  return o.kind === 'tool_failure' ? 'failed' : (o.outcome ?? 'unknown');
 }
 
 function lastIndex<T>(items: readonly T[], test: (item: T) => boolean): number {

@@ -1,3 +1,5 @@
+import type { VerifierOutcome } from '../types/trajectory.js';
+
 /** What a tool does to the world, declared on the tool so the assessment can reason about it. */
 export type ToolEffect = 'read' | 'mutate' | 'verify';
 
@@ -18,8 +20,8 @@ export interface Observation {
   readonly outputHash: string;
   /** A short, sanitised description of the result. */
   readonly summary: string;
-  /** For `verify` tools: whether the check passed. */
-  readonly passed?: boolean;
+  /** For `verify` tools: how the check came out; `unknown` is an open question, not a failure. */
+  readonly outcome?: VerifierOutcome;
   /** Served from a cache or a replay: never fresh evidence of the current state. */
   readonly fromCache?: boolean;
 }

@@ -4,6 +4,9 @@ import type { CheckpointMode } from './trajectory-config.js';
 import type { GroundingMode } from './grounding.js';
 import { evidenceLabel, type Observation, type ToolEffect } from './observation.js';
 import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
+import { readRunnerOutput } from './runner-output.js';
+import { decideVerifierOutcome } from './verifier-outcome.js';
+import type { VerifierOutcome } from '../types/trajectory.js';
 
 const MAX_OBSERVATIONS = 200;
 /** In adaptive grounding, a pass at least every this many tool calls even without material changes. */
@@ -21,6 +24,8 @@ export interface ToolCallFact {
   readonly isError: boolean;
   readonly blocked: boolean;
   readonly child?: boolean;
+  /** For a `verify` tool: its outcome as the tool loop decided it (else read from `output`). */
+  readonly outcome?: VerifierOutcome;
 }
 
 /**
@@ -58,7 +63,9 @@ export class TrajectoryTracker {
   record(fact: ToolCallFact): void {
     this.seq += 1;
     const kind = fact.child ? 'child_result' : fact.blocked ? 'synthetic_block' : fact.isError ? 'tool_failure' : 'tool_result';
-    const verifyPassed = fact.effect === 'verify' ? verdictOf(fact.output, fact.isError) : undefined;
+    // A refused verifier never ran: it has no outcome.
+    const ran = fact.effect === 'verify' && !fact.blocked;
+    const outcome = ran ? (fact.outcome ?? decideVerifierOutcome(fact.output, fact.isError)) : undefined;
     const observation: Observation = {
       turn: fact.turn,
       seq: this.seq,
@@ -68,8 +75,8 @@ export class TrajectoryTracker {
       ...(fact.target !== undefined ? { target: this.mask(fact.target) } : {}),
       inputHash: hash(JSON.stringify(fact.input) ?? ''),
       outputHash: hash(fact.output),
-      summary: this.summarise(fact.output),
-      ...(verifyPassed !== undefined ? { passed: verifyPassed } : {}),
+      summary: fact.effect === 'verify' ? this.verifierSummary(fact.output) : this.summarise(fact.output),
+      ...(outcome !== undefined ? { outcome } : {}),
     };
     this.observations.push(observation);
     if (this.observations.length > MAX_OBSERVATIONS) this.observations.shift();
@@ -138,6 +145,15 @@ export class TrajectoryTracker {
     this.lastTrigger = 'compaction';
   }
 
+  /**
+   * A verifier's evidence is its summary line (`Tests  1 failed | 2 passed (3)`), not the start of
+   * a long log. The line is taken from the masked output, so masking sees the text as it was.
+   */
+  private verifierSummary(output: string): string {
+    const line = readRunnerOutput(this.mask(output)).line;
+    return line === undefined ? this.summarise(output) : this.summarise(line);
+  }
+
   private summarise(output: string): string {
     // Binary or huge content is described, never copied.
     // eslint-disable-next-line no-control-regex
@@ -146,23 +162,6 @@ export class TrajectoryTracker {
     const text = binary ? `<binary content, ${output.length} chars>` : this.mask(output).replace(/\s+/g, ' ').trim();
     return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS - 3)}...` : text;
   }
-}
-
-/**
- * Whether a verifier passed: an error never did; JSON output with a boolean `passed`, `ok` or
- * `success` says so itself; otherwise words like "fail" or "error" mean it did not.
- */
-function verdictOf(output: string, isError: boolean): boolean {
-  if (isError) return false;
-  try {
-    const parsed = JSON.parse(output) as Record<string, unknown> | null;
-    for (const key of ['passed', 'ok', 'success']) {
-      if (typeof parsed?.[key] === 'boolean') return parsed[key] as boolean;
-    }
-  } catch {
-    // Not JSON: judge the text.
-  }
-  return !/\b(fail|failed|failing|error|errors)\b/i.test(output);
 }
 
 function hash(text: string): string {

@@ -3,7 +3,7 @@ import type { StateSnapshot } from './serialized.js';
 import type { WorkflowStatus } from './status.js';
 import type { TokenUsage } from './usage.js';
 import type { GoalAncestry } from './goal-ancestry.js';
-import type { TrajectoryCheckpoint } from './trajectory.js';
+import type { TrajectoryCheckpoint, VerifierOutcome } from './trajectory.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
 export interface EventBase {
@@ -124,6 +124,8 @@ export interface ToolInvocationEvent extends EventBase {
   readonly duration: number;
   /** Why a preToolUse hook refused the call, when it did. */
   readonly blockedReason?: string;
+  /** For a `verify` tool that ran: how it came out (`unknown` when its result could not be read). */
+  readonly outcome?: VerifierOutcome;
 }
 /** Something happened with an MCP server: connected, a tool call finished, closed, or failed. */
 export interface McpEvent extends EventBase {

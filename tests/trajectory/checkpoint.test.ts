@@ -33,7 +33,7 @@ const write = (turn: number, target = 'pal.cpp'): Observation =>
   obs({ turn, kind: 'tool_result', toolName: 'file_edit', effect: 'mutate', target, inputHash: `edit-${turn}`, summary: 'edited 3 lines' });
 
 const verify = (turn: number, passed: boolean): Observation =>
-  obs({ turn, kind: 'tool_result', toolName: 'run_tests', effect: 'verify', inputHash: 'tests', summary: passed ? 'all passed' : '2 failed', passed });
+  obs({ turn, kind: 'tool_result', toolName: 'run_tests', effect: 'verify', inputHash: 'tests', summary: passed ? 'all passed' : '2 failed', outcome: passed ? 'passed' : 'failed' });
 
 describe('evidenceLabel', () => {
   it('names the turn and the kind of the observation', () => {
@@ -257,7 +257,7 @@ describe('assessTrajectory: verification after mutation (criterion 4)', () => {
   it('a verify that errored (tool_failure) does not count as passing', () => {
     const cp = assess([
       write(1),
-      obs({ turn: 2, kind: 'tool_failure', toolName: 'run_tests', effect: 'verify', passed: true, summary: 'crashed' }),
+      obs({ turn: 2, kind: 'tool_failure', toolName: 'run_tests', effect: 'verify', outcome: 'passed', summary: 'crashed' }),
     ]);
     expect(cp.assessment).toBe('verification_due');
   });
@@ -269,6 +269,64 @@ describe('assessTrajectory: verification after mutation (criterion 4)', () => {
 
   it('a mutation with no verification at all is verification_due', () => {
     expect(assess([write(1)]).assessment).toBe('verification_due');
+  });
+});
+
+describe('assessTrajectory: verifier outcomes (issue #10, item 16)', () => {
+  const unknownVerify = (turn: number): Observation =>
+    obs({ turn, kind: 'tool_result', toolName: 'run_tests', effect: 'verify', inputHash: 'tests', summary: 'Done.', outcome: 'unknown' });
+
+  it('after a failing verifier, the next action is a fix, then the run again', () => {
+    const cp = assess([write(1), verify(2, false)]);
+    expect(cp.assessment).toBe('verification_due');
+    expect(cp.nextAction).toBe('Fix what run_tests reported [turn 2/tool_result], then run it again.');
+  });
+
+  it('an unknown outcome after a change is an open question, not verification due', () => {
+    const cp = assess([write(1), unknownVerify(2)]);
+    expect(cp.assessment).toBe('on_trajectory');
+    expect(cp.openQuestions).toContain('The outcome of run_tests [turn 2/tool_result] is unknown: its result does not show whether the check passed.');
+    expect(cp.nextAction).toMatch(/^Read the result of run_tests \[turn 2\/tool_result\] and decide whether the check passed/);
+    expect(cp.nextAction).toContain('Do not run it again unchanged.');
+    expect(cp.completedWork.join(' ')).not.toContain('run_tests');
+  });
+
+  it('a change after the unknown outcome makes verification due again', () => {
+    const cp = assess([write(1), unknownVerify(2), write(3)]);
+    expect(cp.assessment).toBe('verification_due');
+    expect(cp.nextAction).toBe('Run the verifier for pal.cpp.');
+  });
+
+  it("a child's result checked with an unknown outcome keeps its open question", () => {
+    const child = obs({ turn: 1, kind: 'child_result', toolName: 'delegate', summary: 'child says done' });
+    const cp = assess([child, unknownVerify(2)]);
+    expect(cp.assessment).toBe('on_trajectory');
+    expect(cp.openQuestions.some((q) => q.startsWith('The result of delegate [turn 1/child_result] has not been verified'))).toBe(true);
+    expect(cp.openQuestions.some((q) => q.startsWith('The outcome of run_tests [turn 2/tool_result] is unknown'))).toBe(true);
+  });
+
+  it('a verifier result without an outcome is unknown, never a pass', () => {
+    const bare = obs({ turn: 2, kind: 'tool_result', toolName: 'run_tests', effect: 'verify', summary: 'ran' });
+    expect(assess([write(1), bare]).openQuestions.join(' ')).toContain('is unknown');
+  });
+
+  it('grounded facts declare each verifier outcome in words and as a field', () => {
+    const facts = assess([verify(1, true), verify(2, false), unknownVerify(3), read(4)]).groundedFacts;
+    expect(facts.map((f) => f.outcome)).toEqual(['passed', 'failed', 'unknown', undefined]);
+    expect(facts.map((f) => f.statement)).toEqual([
+      'run_tests: verifier passed: all passed',
+      'run_tests: verifier failed: 2 failed',
+      'run_tests: verifier outcome unknown: Done.',
+      'file_read on pal.cpp: read 120 lines',
+    ]);
+  });
+
+  it('a refused verifier never ran: it is neither a pass nor a failure', () => {
+    const refused = obs({ turn: 2, kind: 'synthetic_block', toolName: 'run_tests', effect: 'verify', summary: 'refused' });
+    const cp = assess([write(1), refused]);
+    expect(cp.assessment).toBe('verification_due');
+    expect(cp.nextAction).toBe('Run the verifier for pal.cpp.');
+    expect(cp.groundedFacts.at(-1)?.outcome).toBeUndefined();
   });
 });
 
