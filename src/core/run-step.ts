@@ -1,6 +1,6 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { isRetryable } from '../errors/predicates.js';
-import { describeValue, errorMessage } from '../util/describe.js';
+import { errorMessage } from '../util/describe.js';
 import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
 import { reflectOnStep } from '../reflection/step-reflection.js';
@@ -29,22 +29,6 @@ export interface StepOptions {
   logStart?: boolean;
   logFinish?: boolean;
   retry?: RetryOptions;
-}
-
-export function validateStepOptions(options: StepOptions, label: string): void {
-  const retry = options.retry;
-  if (retry === undefined) return;
-  if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
-    throw new UsageError(`Step "${label}": retry.maxAttempts must be an integer >= 1, got ${String(retry.maxAttempts)}.`);
-  }
-  const backoff: unknown = retry.backoffMs;
-  if (backoff !== undefined && typeof backoff !== 'function' && !(typeof backoff === 'number' && backoff >= 0)) {
-    throw new UsageError(`Step "${label}": retry.backoffMs must be a number >= 0 or a function, got ${describeValue(backoff)}.`);
-  }
-  const retryOn: unknown = retry.retryOn;
-  if (retryOn !== undefined && typeof retryOn !== 'function') {
-    throw new UsageError(`Step "${label}": retry.retryOn must be a function, got ${describeValue(retryOn)}.`);
-  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { UsageError } from '../errors/groundswell-error.js';
 import type { ToolEffect } from '../trajectory/observation.js';
+import { validateToolDefinition } from '../validation/tool-definition.js';
 
 /** What a tool's `execute` receives besides its validated input. */
 export interface ToolContext {
@@ -25,23 +25,13 @@ export interface Tool<S extends z.ZodType = z.ZodType> {
   execute(input: z.output<S>, context: ToolContext): unknown;
 }
 
-const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-
 /** Declares a tool with its input type inferred from the zod schema. */
 export function defineTool<S extends z.ZodType>(tool: Tool<S>): Tool<S> {
   validateTool(tool);
   return Object.freeze({ ...tool });
 }
 
+/** Throws a UsageError naming the field when `tool` is not a valid tool. */
 export function validateTool(tool: unknown): asserts tool is Tool {
-  const t = tool as Partial<Tool> | null;
-  if (typeof t !== 'object' || t === null) throw new UsageError('A tool must be an object with name, description, input and execute.');
-  if (typeof t.name !== 'string' || !TOOL_NAME.test(t.name)) {
-    throw new UsageError(`Tool name ${JSON.stringify(t.name)} must match ${TOOL_NAME} (the API's rule for tool names).`);
-  }
-  if (typeof t.description !== 'string') throw new UsageError(`Tool "${t.name}" needs a description string.`);
-  if (typeof (t.input as { safeParse?: unknown } | undefined)?.safeParse !== 'function') {
-    throw new UsageError(`Tool "${t.name}" needs a zod schema as \`input\`.`);
-  }
-  if (typeof t.execute !== 'function') throw new UsageError(`Tool "${t.name}" needs an execute function.`);
+  validateToolDefinition(tool);
 }
