@@ -9,6 +9,7 @@ import { runInScope, type Scope } from './scope.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
+import { checkedBackoff } from '../validation/step-options.schema.js';
 import type { Workflow } from './workflow.js';
 
 export interface RetryOptions {
@@ -159,5 +160,5 @@ function retryDelay(workflow: Workflow, retry: RetryOptions | undefined, error: 
   if (workflow.isCancelled || !isRetryable(error)) return undefined;
   if (retry.retryOn && !retry.retryOn(error, attempt)) return undefined;
   const backoff = retry.backoffMs ?? 0;
-  return Math.max(0, typeof backoff === 'function' ? backoff(attempt) : backoff);
+  return typeof backoff === 'function' ? checkedBackoff(backoff(attempt), attempt) : backoff;
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import { readOnlyTools } from '../judge/read-only-tools.js';
 import { defineTool, type Tool } from '../tools/tool.js';
+import { validatePlanDrafterOptions, validatePlanDraftingPaths } from '../validation/plan-drafter-options.schema.js';
 import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
 
 export interface PlanDrafterOptions {
@@ -23,6 +24,7 @@ export interface PlanDrafterOptions {
  * write the plan file and nothing else. There is no other write or run tool to refuse.
  */
 export function planDraftingTools(root: string, planPath: string): Tool[] {
+  validatePlanDraftingPaths(root, planPath);
   const writePlan = defineTool({
     name: 'write_plan',
     description: 'Write the whole plan file. This is the only file you can write.',
@@ -41,6 +43,7 @@ export function planDraftingTools(root: string, planPath: string): Tool[] {
 
 /** An agent that explores read-only, then writes the plan file and nothing else. */
 export function createPlanDrafter(options: PlanDrafterOptions): Agent {
+  validatePlanDrafterOptions(options);
   return new Agent({
     name: options.name ?? 'planner',
     system: PLAN_DRAFTING_SYSTEM,

@@ -1,6 +1,8 @@
+import { UsageError } from '../errors/groundswell-error.js';
 import { assertConfig } from './assert-config.js';
 import { expected, flag, func, integer, nonEmptyText, strict } from './fields.js';
 import { memberLabel } from './label.js';
+import { received } from './received.js';
 
 /** Node's timers hold a signed 32-bit delay; a longer one fires at once (with a warning), not later. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -33,4 +35,15 @@ const contextOptionsSchema = strict(sharedShape, 'an object of step options');
 export function validateStepOptions(options: unknown, kind: '@Step' | 'ctx.step', name: unknown): void {
   const schema = kind === '@Step' ? decoratorOptionsSchema : contextOptionsSchema;
   assertConfig(schema, options, memberLabel(kind, name), 'options');
+}
+
+/**
+ * What a `backoffMs` function returned, checked when it is called (it cannot be at creation): a
+ * negative, non-finite or overflowing delay would retry at once instead of after the wait.
+ */
+export function checkedBackoff(delayMs: unknown, attempt: number): number {
+  if (typeof delayMs === 'number' && delayMs >= 0 && delayMs <= MAX_TIMER_MS) return delayMs;
+  throw new UsageError(
+    `retry.backoffMs(${attempt}) must return a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${received(delayMs)}.`,
+  );
 }
