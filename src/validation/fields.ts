@@ -9,7 +9,9 @@ import { received } from './received.js';
 
 /** A leaf check: the value passes `test`, else the issue says `expectation`. */
 export function expected<T>(expectation: string, test: (value: unknown) => boolean): z.ZodType<T> {
-  return z.custom<T>((value) => test(value), { error: expectation });
+  // Not aborting (zod's default for custom checks) lets a union whose other options failed on type
+  // report the field inside the matching option instead of only "invalid union".
+  return z.custom<T>((value) => test(value), { error: expectation, abort: false });
 }
 
 /**
@@ -41,7 +43,7 @@ export function hasMethods(value: unknown, ...names: string[]): boolean {
 
 export const text = expected<string>('a string', (v) => typeof v === 'string');
 export const nonEmptyText = expected<string>('a non-empty string', (v) => typeof v === 'string' && v.trim() !== '');
-export const flag = expected<boolean>('true or false', (v) => typeof v === 'boolean');
+export const flag = z.boolean({ error: 'true or false' });
 export const func = expected<(...args: never[]) => unknown>('a function', (v) => typeof v === 'function');
 export const zodSchema = expected<z.ZodType>('a zod schema (e.g. z.object({...}))', (v) =>
   hasMethods(v, 'safeParse') && '_zod' in (v as object),
