@@ -252,10 +252,6 @@ describe('an invalid config is a UsageError at creation, naming the field and wh
     expect((error as UsageError).message).toMatch(message);
   });
 
-  it('covers every kind of config named in the issue', () => {
-    expect(invalid.length).toBeGreaterThanOrEqual(104);
-  });
-
   it('keeps the zod issues as the cause', async () => {
     const error = (await refusal(() => agent({ temperature: 'hot' }))) as UsageError;
     expect(error.cause).toBeInstanceOf(z.ZodError);
