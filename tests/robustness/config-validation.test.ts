@@ -3,10 +3,12 @@ import { z } from 'zod';
 import {
   Agent,
   completeGoalTool,
+  connectMcp,
   createAgent,
   createPlanDrafter,
   createPrompt,
   createWorkflow,
+  defineSpawnableWorkflow,
   defineTool,
   introspectionTools,
   LruCacheStore,
@@ -197,6 +199,11 @@ const invalid: Case[] = [
 
   // MCP server configs
   ['mcp cwd 5', () => validateMcpConfig({ name: 's', transport: 'stdio', command: 'x', cwd: 5 } as unknown as McpServerConfig), /^MCP server "s": config\.cwd must be a string, got 5\.$/],
+
+  ['connectMcp options with a non-string env value', () => connectMcp({ name: 's', transport: 'stdio', command: 'x' }, { env: { K: 1 } } as never), /^connectMcp: options\.env\.K must be a string, got number\.$/],
+  ['connectMcp options unknown key', () => connectMcp({ name: 's', transport: 'stdio', command: 'x' }, { clientname: 'c' } as never), /options has an unknown key "clientname" \(did you mean clientName\?\)/],
+  ['defineSpawnableWorkflow without create', () => defineSpawnableWorkflow({ input: z.object({}) } as never), /^defineSpawnableWorkflow: entry\.create is required: a function\.$/],
+  ['defineSpawnableWorkflow unknown key', () => defineSpawnableWorkflow({ create: noop, input: z.object({}), descripton: 'x' } as never), /entry has an unknown key "descripton" \(did you mean description\?\)/],
 
   // introspectionTools(options)
   ['introspection maxChars 10', () => introspection({ maxChars: 10 }), /^introspectionTools: options\.maxChars must be an integer >= 200, got 10\.$/],
