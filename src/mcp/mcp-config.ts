@@ -56,7 +56,7 @@ export { MCP_SERVER_NAME };
 /** Throws a UsageError naming the field; returns the same config so it can be used inline. */
 export function validateMcpConfig<C extends McpServerConfig>(config: C): C {
   // Configs often come from plain JS or JSON files, so nothing about the shape is trusted.
-  assertConfig(mcpServerConfigSchema, config, labelOf('MCP server', config));
+  assertConfig(mcpServerConfigSchema, config, () => labelOf('MCP server', config));
   return config;
 }
 

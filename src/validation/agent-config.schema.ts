@@ -30,12 +30,12 @@ const agentConfigSchema = strict(
 
 /** `new Agent(config)` / `createAgent(config)`. */
 export function validateAgentConfig(config: unknown): void {
-  assertConfig(agentConfigSchema, config, labelOf('Agent', config));
+  assertConfig(agentConfigSchema, config, () => labelOf('Agent', config));
 }
 
 /** The overrides of one call (`agent.prompt(prompt, overrides)`, `execute`, `stream`, `reflect`). */
 export function validateOverrides(overrides: unknown, agentName: string): void {
-  assertConfig(promptOverridesSchema, overrides, memberLabel('Agent', agentName), 'overrides');
+  assertConfig(promptOverridesSchema, overrides, () => memberLabel('Agent', agentName), 'overrides');
 }
 
 /** `agent.setGoalAncestry(ancestry)`; null clears it. */

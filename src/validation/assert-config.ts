@@ -8,21 +8,26 @@ const MAX_REPORTED = 3;
 /**
  * Checks `value` against `schema` and throws one UsageError for what is wrong, each problem named
  * by its path and expectation: `Agent "writer": config.temperature must be a number between 0 and
- * 1, got "hot".` `label` says whose input it is, `root` what the value is called (config, options).
+ * 1, got "hot".` `label` says whose input it is (a function: built only on failure, as some checks
+ * run per call), `root` what the value is called (config, options).
  */
-export function assertConfig(schema: z.ZodType, value: unknown, label: string, root = 'config'): void {
+export function assertConfig(schema: z.ZodType, value: unknown, label: string | (() => string), root = 'config'): void {
   let result: ReturnType<z.ZodType['safeParse']>;
   try {
     result = schema.safeParse(value);
   } catch (cause) {
     // A getter or proxy trap that throws: the input cannot be checked, so it is refused.
-    throw new UsageError(`${label}: ${root} could not be read (${errorMessage(cause)}).`, { cause });
+    throw new UsageError(`${labelText(label)}: ${root} could not be read (${errorMessage(cause)}).`, { cause });
   }
   if (result.success) return;
   const issues = result.error.issues;
   const sentences = issues.slice(0, MAX_REPORTED).map((issue) => sentence(issue, value, root));
   const more = issues.length > MAX_REPORTED ? ` (${issues.length - MAX_REPORTED} more problems not shown.)` : '';
-  throw new UsageError(`${label}: ${sentences.join(' ')}${more}`, { cause: result.error });
+  throw new UsageError(`${labelText(label)}: ${sentences.join(' ')}${more}`, { cause: result.error });
+}
+
+function labelText(label: string | (() => string)): string {
+  return typeof label === 'string' ? label : label();
 }
 
 function sentence(issue: z.core.$ZodIssue, value: unknown, root: string): string {

@@ -16,5 +16,5 @@ const promptConfigSchema = strict(
 
 /** `new Prompt(config)` / `createPrompt(config)`; also the copies `withUser`/`withData` make. */
 export function validatePromptConfig(config: unknown): void {
-  assertConfig(promptConfigSchema, config, labelOf('Prompt', config));
+  assertConfig(promptConfigSchema, config, () => labelOf('Prompt', config));
 }

@@ -34,7 +34,7 @@ const contextOptionsSchema = strict(sharedShape, 'an object of step options');
 /** `@Step(options)` (once, at decoration) and `ctx.step(name, fn, options)`. */
 export function validateStepOptions(options: unknown, kind: '@Step' | 'ctx.step', name: unknown): void {
   const schema = kind === '@Step' ? decoratorOptionsSchema : contextOptionsSchema;
-  assertConfig(schema, options, memberLabel(kind, name), 'options');
+  assertConfig(schema, options, () => memberLabel(kind, name), 'options');
 }
 
 /**

@@ -4,5 +4,5 @@ import { toolSchema } from './tool.schema.js';
 
 /** `defineTool(tool)`, and a tool object handed straight to an agent call. */
 export function validateToolDefinition(tool: unknown): void {
-  assertConfig(toolSchema, tool, labelOf('Tool', tool), 'tool');
+  assertConfig(toolSchema, tool, () => labelOf('Tool', tool), 'tool');
 }
