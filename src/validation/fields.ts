@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { closestKey } from './closest-key.js';
-import { received } from './received.js';
 
 /*
  * Building blocks of the config schemas. Each leaf carries its expectation as its zod error
@@ -26,10 +25,15 @@ export function strict<S extends z.ZodRawShape>(shape: S, expectation = 'an obje
 }
 
 function unknownKeys(keys: readonly string[], known: readonly string[]): string {
-  if (keys.length > 1) return `has unknown keys ${keys.slice(0, 5).map(received).join(', ')}; known keys: ${known.join(', ')}`;
+  if (keys.length > 1) return `has unknown keys ${keys.slice(0, 5).map(quoted).join(', ')}; known keys: ${known.join(', ')}`;
   const key = keys[0] ?? '';
   const near = closestKey(key, known);
-  return `has an unknown key ${received(key)}${near === undefined ? `; known keys: ${known.join(', ')}` : ` (did you mean ${near}?)`}`;
+  return `has an unknown key ${quoted(key)}${near === undefined ? `; known keys: ${known.join(', ')}` : ` (did you mean ${near}?)`}`;
+}
+
+// A key is a name, not a value: shown, but cut short.
+function quoted(key: string): string {
+  return JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key);
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

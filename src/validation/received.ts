@@ -1,15 +1,16 @@
 import { describeValue } from '../util/describe.js';
 
-const MAX_SHOWN = 60;
+// Longer strings are described, not shown: a misplaced API key or token must not reach a log.
+const MAX_SHOWN = 32;
 
 /**
- * How a refused value is shown after "got": primitives as written (`"hot"`, `NaN`, `2147483648`),
- * anything else by its kind, so a message never dumps a large object.
+ * How a refused value is shown after "got": short primitives as written (`"hot"`, `NaN`,
+ * `2147483648`), anything else by its kind, so a message never dumps a large object.
  */
 export function received(value: unknown): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN - 3)}...` : value);
+      return value.length > MAX_SHOWN ? `a string of ${value.length} characters` : JSON.stringify(value);
     case 'number':
     case 'boolean':
     case 'undefined':

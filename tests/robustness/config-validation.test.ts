@@ -271,6 +271,13 @@ describe('an invalid config is a UsageError at creation, naming the field and wh
     expect(error.message).not.toContain('987654321');
   });
 
+  it('describes a long string instead of printing it (it may be a misplaced key)', async () => {
+    const key = `sk-ant-${'x'.repeat(40)}`;
+    const error = (await refusal(() => agent({ client: key }))) as UsageError;
+    expect(error.message).toMatch(/config\.client must be an Anthropic client .*, got a string of 47 characters\.$/);
+    expect(error.message).not.toContain('sk-ant');
+  });
+
   it('reports several problems at once, a few at most', async () => {
     const error = (await refusal(() => agent({ model: 1, temperature: 2, maxTokens: 3.5, stop: 4, system: 5 }))) as UsageError;
     expect(error.message).toMatch(/config\.system .* config\.model .* config\.maxTokens .*\(2 more problems not shown\.\)$/);
