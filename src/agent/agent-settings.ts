@@ -1,7 +1,5 @@
-import { UsageError } from '../errors/groundswell-error.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
-import { describeValue } from '../util/describe.js';
-import { reflectionAttempts, type ReflectionSetting } from '../reflection/reflection-config.js';
+import type { ReflectionSetting } from '../reflection/reflection-config.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentHooks } from './hooks.js';
 import type { Skill } from './skill.js';
@@ -69,21 +67,6 @@ export const SETTING_KEYS = [
   'maxTurns',
   'structuredOutput',
 ] as const satisfies ReadonlyArray<keyof AgentSettings>;
-
-/** Refuses settings the API or the loop cannot use, naming the field and where it was set. */
-export function validateSettings(settings: AgentSettings, where: string): void {
-  const positiveInt = (value: unknown): boolean => Number.isInteger(value) && (value as number) > 0;
-  if (settings.maxTokens !== undefined && !positiveInt(settings.maxTokens)) {
-    throw new UsageError(`maxTokens of ${where} must be a positive integer, got ${describeValue(settings.maxTokens)}.`);
-  }
-  if (settings.maxTurns !== undefined && !positiveInt(settings.maxTurns)) {
-    throw new UsageError(`maxTurns of ${where} must be a positive integer, got ${describeValue(settings.maxTurns)}.`);
-  }
-  reflectionAttempts(settings.enableReflection, where);
-  if (settings.structuredOutput !== undefined && settings.structuredOutput !== 'native' && settings.structuredOutput !== 'tool') {
-    throw new UsageError(`structuredOutput of ${where} must be 'native' or 'tool', got ${describeValue(settings.structuredOutput)}.`);
-  }
-}
 
 /** The first defined value per field, from the most specific layer to the least. */
 export function resolveSettings(...layers: ReadonlyArray<AgentSettings | undefined>): ResolvedSettings {

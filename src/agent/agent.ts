@@ -5,7 +5,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { Prompt } from '../prompt/prompt.js';
 import { describeValue } from '../util/describe.js';
 import { nextId } from '../util/ids.js';
-import { AGENT_DEFAULTS, resolveSettings, validateSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
+import { AGENT_DEFAULTS, resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
 import { CallTree } from './call-tree.js';
 import { cacheInterceptor } from './interceptors/cache-interceptor.js';
@@ -40,6 +40,7 @@ import { addRunSecrets, runMasker } from '../secrets/run-secrets.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
+import { validateAgentConfig, validateGoalAncestry, validateOverrides } from '../validation/agent-config.schema.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -81,13 +82,8 @@ export class Agent {
   private reflectorRef: Agent | undefined;
 
   constructor(config: AgentConfig) {
-    if (typeof config !== 'object' || config === null) {
-      throw new UsageError(`createAgent needs a config object, got ${describeValue(config)}.`);
-    }
-    if (typeof config.name !== 'string' || config.name.trim() === '') {
-      throw new UsageError(`An agent needs a non-empty name, got ${describeValue(config.name)}.`);
-    }
-    validateSettings(config, `agent "${config.name}"`);
+    validateAgentConfig(config);
+    // The environment-variable fallbacks of the trajectory modes are checked here too.
     checkpointMode(config.trajectory);
     groundingMode(config.trajectory);
     this.name = config.name;
@@ -99,6 +95,7 @@ export class Agent {
 
   /** Sets (or, with null, clears) the explicit goal ancestry for later calls. */
   setGoalAncestry(ancestry: GoalAncestry | null): void {
+    validateGoalAncestry(ancestry, this.name);
     this.explicitAncestry = ancestry === null ? null : { ...ancestry };
   }
 
@@ -169,7 +166,7 @@ export class Agent {
     if (!(prompt instanceof Prompt)) {
       throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
     }
-    if (overrides !== undefined) validateSettings(overrides, `overrides for agent "${this.name}"`);
+    if (overrides !== undefined) validateOverrides(overrides, this.name);
     const settings = this.resolve(prompt, overrides);
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
     // The judge, reflection passes and the plan drafter see nothing of the run they are called from.

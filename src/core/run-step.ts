@@ -1,6 +1,6 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { isRetryable } from '../errors/predicates.js';
-import { describeValue, errorMessage } from '../util/describe.js';
+import { errorMessage } from '../util/describe.js';
 import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
 import { reflectOnStep } from '../reflection/step-reflection.js';
@@ -9,6 +9,7 @@ import { mustYield, runInScope, type Scope } from './scope.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
+import { checkedBackoff } from '../validation/step-options.schema.js';
 import type { Workflow } from './workflow.js';
 
 export interface RetryOptions {
@@ -29,22 +30,6 @@ export interface StepOptions {
   logStart?: boolean;
   logFinish?: boolean;
   retry?: RetryOptions;
-}
-
-export function validateStepOptions(options: StepOptions, label: string): void {
-  const retry = options.retry;
-  if (retry === undefined) return;
-  if (!Number.isInteger(retry.maxAttempts) || retry.maxAttempts < 1) {
-    throw new UsageError(`Step "${label}": retry.maxAttempts must be an integer >= 1, got ${String(retry.maxAttempts)}.`);
-  }
-  const backoff: unknown = retry.backoffMs;
-  if (backoff !== undefined && typeof backoff !== 'function' && !(typeof backoff === 'number' && backoff >= 0)) {
-    throw new UsageError(`Step "${label}": retry.backoffMs must be a number >= 0 or a function, got ${describeValue(backoff)}.`);
-  }
-  const retryOn: unknown = retry.retryOn;
-  if (retryOn !== undefined && typeof retryOn !== 'function') {
-    throw new UsageError(`Step "${label}": retry.retryOn must be a function, got ${describeValue(retryOn)}.`);
-  }
 }
 
 /**
@@ -176,13 +161,5 @@ function retryDelay(workflow: Workflow, retry: RetryOptions | undefined, error: 
   if (workflow.isCancelled || !isRetryable(error)) return undefined;
   if (retry.retryOn && !retry.retryOn(error, attempt)) return undefined;
   const backoff = retry.backoffMs ?? 0;
-  const delay: unknown = typeof backoff === 'function' ? backoff(attempt) : backoff;
-  // Timers cannot wait longer than 2^31-1 ms (Node fires them at once instead), so a delay the
-  // clock cannot honour is a broken policy, reported as such rather than silently shortened.
-  if (typeof delay !== 'number' || !(delay >= 0) || delay > MAX_TIMER_MS) {
-    throw new UsageError(`retry.backoffMs gave ${describeValue(delay)} ${typeof delay === 'number' ? `(${delay}) ` : ''}for attempt ${attempt}; expected a number of ms from 0 to ${MAX_TIMER_MS}.`);
-  }
-  return delay;
+  return typeof backoff === 'function' ? checkedBackoff(backoff(attempt), attempt) : backoff;
 }
-
-const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -2,7 +2,8 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import { EventTree } from './event-tree.js';
 import type { WorkflowLogger } from './logger.js';
-import { runStep, validateStepOptions, type StepOptions } from './run-step.js';
+import { runStep, type StepOptions } from './run-step.js';
+import { validateStepOptions } from '../validation/step-options.schema.js';
 import { Workflow } from './workflow.js';
 import type { Agent } from '../agent/agent.js';
 import type { Prompt } from '../prompt/prompt.js';
@@ -33,6 +34,8 @@ export interface WorkflowContext {
   readonly reflection: { readonly guidance: readonly string[] };
 }
 
+const NO_OPTIONS: StepOptions = Object.freeze({});
+
 export function createContext(workflow: Workflow): WorkflowContext {
   const eventTree = new EventTree(() => workflow.root.node);
   return {
@@ -46,15 +49,16 @@ export function createContext(workflow: Workflow): WorkflowContext {
       return workflow.signal;
     },
     eventTree,
-    step(name, fn, options = {}) {
+    step(name, fn, options) {
       if (typeof name !== 'string' || name.length === 0) {
         throw new UsageError(`ctx.step needs a non-empty name, got ${describeValue(name)}.`);
       }
       if (typeof fn !== 'function') {
         throw new UsageError(`ctx.step("${name}") needs a function, got ${describeValue(fn)}.`);
       }
-      validateStepOptions(options, name);
-      return runStep(workflow, name, options, fn);
+      // Checked only when given: the common ctx.step(name, fn) pays nothing.
+      if (options !== undefined) validateStepOptions(options, 'ctx.step', name);
+      return runStep(workflow, name, options ?? NO_OPTIONS, fn);
     },
     get lastPromptResult() {
       return workflow.lastPromptCall?.value;

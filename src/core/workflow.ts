@@ -14,7 +14,6 @@ import { toJsonSafe } from '../util/json-safe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
 import type { WorkflowReflectionOptions } from '../reflection/step-reflection.js';
-import { reflectionAttempts } from '../reflection/reflection-config.js';
 import { WorkflowLogger } from './logger.js';
 import { ObserverHub } from './observer-hub.js';
 import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
@@ -25,6 +24,7 @@ import { ownRedactedValues } from '../secrets/redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
 import { createContext, type WorkflowContext } from './workflow-context.js';
+import { validateWorkflowArgs } from '../validation/workflow-config.schema.js';
 
 export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
 
@@ -89,12 +89,9 @@ export class Workflow<T = unknown> {
   constructor(name?: string, parent?: Workflow);
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
   constructor(nameOrConfig?: string | WorkflowConfig, second?: WorkflowExecutor<T> | Workflow) {
+    validateWorkflowArgs(nameOrConfig, second, new.target.name);
     const config: WorkflowConfig =
       typeof nameOrConfig === 'string' ? { name: nameOrConfig } : { ...(nameOrConfig ?? {}) };
-    if (nameOrConfig !== undefined && typeof nameOrConfig !== 'string' && typeof nameOrConfig !== 'object') {
-      throw new UsageError(`Workflow expects a name or a config object, got ${typeof nameOrConfig}.`);
-    }
-    reflectionAttempts(config.enableReflection, `workflow "${config.name ?? new.target.name}"`);
     this.config = Object.freeze(config);
     this.name = config.name ?? new.target.name;
     this.settings = settingsFor(config, DEFAULT_SETTINGS);

@@ -1,5 +1,6 @@
 import { ownList, ownMetadataOf, readList } from './metadata.js';
 import { isStandardContext, memberLabel, wrongMember } from './decorator-mode.js';
+import { validateObservedStateOptions } from '../validation/observed-state-options.schema.js';
 
 export interface ObservedStateOptions {
   /** Leave the field out of snapshots entirely. */
@@ -24,6 +25,7 @@ export interface FieldDecorator {
 
 /** Marks a field as part of the workflow's observed state. */
 export function ObservedState(options: ObservedStateOptions = {}): FieldDecorator {
+  validateObservedStateOptions(options);
   const flags = { hidden: options.hidden === true, redact: options.redact === true };
   return function observedState(...args: unknown[]): void {
     const [first, second] = args;

@@ -1,5 +1,6 @@
-import { runStep, validateStepOptions, type StepOptions } from '../core/run-step.js';
+import { runStep, type StepOptions } from '../core/run-step.js';
 import type { Workflow } from '../core/workflow.js';
+import { validateStepOptions } from '../validation/step-options.schema.js';
 import { methodDecorator } from './method-decorator.js';
 import './metadata.js';
 
@@ -20,7 +21,7 @@ export interface StepDecorator {
  * its body run in the step's scope, failures wrapped in `WorkflowError`.
  */
 export function Step(options: StepOptions = {}): StepDecorator {
-  validateStepOptions(options, options.name ?? '@Step');
+  validateStepOptions(options, '@Step', options?.name);
   return methodDecorator('@Step()', options.name, (workflow, name, call) =>
     runStep(workflow, name, options, call),
   ) as StepDecorator;

@@ -1,5 +1,6 @@
 import { runTask, type TaskOptions, type TaskResult } from '../core/run-task.js';
 import type { Workflow } from '../core/workflow.js';
+import { validateTaskOptions } from '../validation/task-options.schema.js';
 import { methodDecorator } from './method-decorator.js';
 import './metadata.js';
 
@@ -20,6 +21,7 @@ export interface TaskDecorator {
  * and run (concurrently with `concurrent: true`); the method resolves to them once all settled.
  */
 export function Task(options: TaskOptions = {}): TaskDecorator {
+  validateTaskOptions(options, options?.name);
   return methodDecorator('@Task()', options.name, (workflow, name, call) =>
     runTask(workflow, name, options, call as () => Promise<TaskResult>),
   ) as TaskDecorator;

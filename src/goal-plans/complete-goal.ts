@@ -12,6 +12,7 @@ import { appendLog, findGoal, setGoalStatus } from '../plans/index.js';
 import { createPrompt } from '../prompt/prompt.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { errorMessage } from '../util/describe.js';
+import { validateCompleteGoalOptions, validateGoalQuery } from '../validation/complete-goal-options.schema.js';
 import { COMPLETE_GOAL_DESCRIPTION, JUDGE_SYSTEM, judgeRequest } from './plan-texts.js';
 
 export interface CompleteGoalOptions {
@@ -47,6 +48,7 @@ const JudgeAnswer = z.object({
  * while the judge worked are kept.
  */
 export function completeGoalTool(options: CompleteGoalOptions): Tool {
+  validateCompleteGoalOptions(options, 'completeGoalTool');
   return defineTool({
     name: 'CompleteGoal',
     description: COMPLETE_GOAL_DESCRIPTION,
@@ -67,6 +69,8 @@ export function completeGoalTool(options: CompleteGoalOptions): Tool {
  * `PlanGoalNotFoundError` when the goal text matches no goal.
  */
 export async function signOffGoal(options: CompleteGoalOptions, query: string): Promise<SignOff> {
+  validateCompleteGoalOptions(options, 'signOffGoal');
+  validateGoalQuery(query);
   const plan = await readFile(options.planPath, 'utf8');
   const goal = findGoal(plan, query);
   const planRel = relative(options.root, options.planPath) || basename(options.planPath);

@@ -7,6 +7,7 @@ import { Agent } from '../agent/agent.js';
 import { markFresh } from '../agent/fresh-start.js';
 import { readOnlyTools } from '../judge/read-only-tools.js';
 import { defineTool, type Tool } from '../tools/tool.js';
+import { validatePlanDrafterOptions, validatePlanDraftingPaths } from '../validation/plan-drafter-options.schema.js';
 import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
 
 export interface PlanDrafterOptions {
@@ -24,6 +25,7 @@ export interface PlanDrafterOptions {
  * write the plan file and nothing else. There is no other write or run tool to refuse.
  */
 export function planDraftingTools(root: string, planPath: string): Tool[] {
+  validatePlanDraftingPaths(root, planPath);
   const writePlan = defineTool({
     name: 'write_plan',
     description: 'Write the whole plan file. This is the only file you can write.',
@@ -45,6 +47,7 @@ export function planDraftingTools(root: string, planPath: string): Tool[] {
  * called from inside another agent's run, it gets no slice of that run.
  */
 export function createPlanDrafter(options: PlanDrafterOptions): Agent {
+  validatePlanDrafterOptions(options);
   return markFresh(
     new Agent({
       name: options.name ?? 'planner',

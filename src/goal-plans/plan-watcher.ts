@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { workingSet } from '../plans/index.js';
+import { validatePlanWatchOptions } from '../validation/plan-watcher-options.js';
 import { planResync, staleReminder } from './plan-texts.js';
 
 /** `plan` on an agent: the plan file its tool loop keeps in view. */
@@ -24,7 +25,9 @@ export class PlanWatcher {
   private lastHash: string | undefined;
   private quietTurns = 0;
 
-  constructor(private readonly options: PlanWatchOptions) {}
+  constructor(private readonly options: PlanWatchOptions) {
+    validatePlanWatchOptions(options);
+  }
 
   async beforeRequest(turn: number, compacted: boolean): Promise<string> {
     let text: string;

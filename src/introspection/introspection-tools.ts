@@ -2,13 +2,11 @@ import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import type { Cache } from '../cache/cache.js';
 import { getCurrentWorkflow } from '../core/ambient.js';
-import { UsageError } from '../errors/groundswell-error.js';
 import { maskForRun } from '../secrets/run-secrets.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import type { WorkflowNode } from '../types/node.js';
-import { describeValue } from '../util/describe.js';
 import { ancestorsOf, walkTree } from '../util/tree-walk.js';
-import { boundedJson, MIN_ANSWER_CHARS } from './bounded-json.js';
+import { boundedJson } from './bounded-json.js';
 import { cacheStatus } from './cache-status.js';
 import { findInRun, resolveCaller, type Caller } from './caller.js';
 import { goalFieldsOf, nearestStep, summarize, workflowOf, workflowView, type NodeSummary } from './node-view.js';
@@ -17,6 +15,7 @@ import { describeRegistry } from './registry.js';
 import { agentEntryOf, spawnAgent, type AgentRegistry } from './spawn-agent.js';
 import { resolveSpawnLimits, spawnDepthOf, type SpawnLimits } from './spawn-limits.js';
 import { entryOf, spawnWorkflow, type WorkflowRegistry } from './spawn-workflow.js';
+import { validateIntrospectionOptions } from '../validation/introspection-options.schema.js';
 
 export const DEFAULT_INTROSPECTION_MAX_CHARS = 4_000;
 
@@ -61,17 +60,11 @@ const LIST_LIMIT = 50;
  * JSON of at most `maxChars` characters.
  */
 export function introspectionTools(options: IntrospectionToolsOptions = {}): Tool[] {
-  if (typeof options !== 'object' || options === null) {
-    throw new UsageError(`introspectionTools expects an options object, got ${describeValue(options)}.`);
-  }
+  validateIntrospectionOptions(options);
   const maxChars = options.maxChars ?? DEFAULT_INTROSPECTION_MAX_CHARS;
-  if (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < MIN_ANSWER_CHARS) {
-    throw new UsageError(`introspectionTools: maxChars must be an integer >= ${MIN_ANSWER_CHARS}, got ${describeValue(maxChars)}.`);
-  }
   const limits = resolveSpawnLimits(options.limits);
   const { store, unavailable } = resolveCache(options.cache);
-  const workflows = registryOption(options.workflows, 'workflows');
-  const agents = registryOption(options.agents, 'agents');
+  const { workflows, agents } = options;
   // Masked before the size bound, so a cut never leaves part of a secret; also what the tree
   // does not hold (a workflow's declared goal) is masked with every secret the run knows.
   const answer = (value: unknown): string => {
@@ -251,16 +244,7 @@ function resolveCache(cache: Cache | Agent | undefined): { store: Cache | undefi
         'metrics are unknown; the event counts below still show hits and misses in this run.',
     };
   }
-  if (typeof cache !== 'object' || cache === null || typeof (cache as Partial<Cache>).metrics !== 'function') {
-    throw new UsageError(`introspectionTools: \`cache\` must be a Cache (with metrics()) or an Agent, got ${describeValue(cache)}.`);
-  }
   return { store: cache, unavailable: undefined };
 }
 
-function registryOption<R extends object>(registry: R | undefined, label: string): R | undefined {
-  if (registry === undefined) return undefined;
-  if (typeof registry !== 'object' || registry === null || Array.isArray(registry)) {
-    throw new UsageError(`introspectionTools: \`${label}\` must be an object mapping names to entries, got ${describeValue(registry)}.`);
-  }
-  return registry;
-}
+

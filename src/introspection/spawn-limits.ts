@@ -1,7 +1,5 @@
 import type { Workflow } from '../core/workflow.js';
-import { UsageError } from '../errors/groundswell-error.js';
 import type { WorkflowNode } from '../types/node.js';
-import { describeValue } from '../util/describe.js';
 import type { Caller } from './caller.js';
 import { SpawnLimitError } from './spawn-limit-error.js';
 
@@ -23,21 +21,13 @@ export const DEFAULT_SPAWN_LIMITS: Readonly<Required<SpawnLimits>> = Object.free
 const spawnNodes = new WeakSet<WorkflowNode>();
 const runCounts = new WeakMap<Workflow, { startTime: number | undefined; count: number }>();
 
+/** The limits with defaults filled in (the options were checked by introspectionTools). */
 export function resolveSpawnLimits(limits: SpawnLimits | undefined): Readonly<Required<SpawnLimits>> {
   if (limits === undefined) return DEFAULT_SPAWN_LIMITS;
-  if (typeof limits !== 'object' || limits === null) {
-    throw new UsageError(`introspectionTools: \`limits\` must be an object, got ${describeValue(limits)}.`);
-  }
-  const out = { ...DEFAULT_SPAWN_LIMITS };
-  for (const key of ['maxDepth', 'maxSpawnsPerRun'] as const) {
-    const value: unknown = limits[key];
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-      throw new UsageError(`introspectionTools: limits.${key} must be an integer >= 0, got ${describeValue(value)}.`);
-    }
-    out[key] = value;
-  }
-  return Object.freeze(out);
+  return Object.freeze({
+    maxDepth: limits.maxDepth ?? DEFAULT_SPAWN_LIMITS.maxDepth,
+    maxSpawnsPerRun: limits.maxSpawnsPerRun ?? DEFAULT_SPAWN_LIMITS.maxSpawnsPerRun,
+  });
 }
 
 /** How many spawns the node sits beneath (0 for the first agent call's own tools). */

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { Workflow } from '../core/workflow.js';
-import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue, errorMessage } from '../util/describe.js';
 import { toJsonSafe } from '../util/json-safe.js';
 import type { Caller } from './caller.js';
 import { IntrospectionError } from './introspection-error.js';
 import { lookup } from './registry.js';
 import { reserveSpawn, type SpawnLimits } from './spawn-limits.js';
+import { validateSpawnableWorkflow } from '../validation/spawnable-workflow.schema.js';
 
 /** Builds a fresh workflow for one spawn request, from the model's `input`. */
 export type WorkflowFactory = (input: unknown) => Workflow | Promise<Workflow>;
@@ -25,12 +25,7 @@ export interface SpawnableWorkflow<S extends z.ZodType = z.ZodType> {
 
 /** Declares a registry entry, with `create`'s input inferred from the `input` schema. */
 export function defineSpawnableWorkflow<S extends z.ZodType>(entry: SpawnableWorkflow<S> & { input: S }): SpawnableWorkflow<S> {
-  if (typeof entry?.create !== 'function') {
-    throw new UsageError(`defineSpawnableWorkflow needs a create(input) function, got ${describeValue(entry?.create)}.`);
-  }
-  if (typeof (entry.input as { safeParse?: unknown } | undefined)?.safeParse !== 'function') {
-    throw new UsageError('defineSpawnableWorkflow needs a zod schema as `input`.');
-  }
+  validateSpawnableWorkflow(entry);
   return Object.freeze({ ...entry });
 }
 

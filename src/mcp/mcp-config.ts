@@ -2,8 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { normalizeObjectSchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { UsageError } from '../errors/groundswell-error.js';
-import { describeValue } from '../util/describe.js';
+import { assertConfig } from '../validation/assert-config.js';
+import { labelOf } from '../validation/label.js';
+import { MCP_SERVER_NAME, mcpServerConfigSchema } from '../validation/mcp-server-config.schema.js';
 
 /** An MCP server run as a child process, spoken to over its stdin/stdout. */
 export interface StdioMcpServerConfig {
@@ -50,52 +51,13 @@ export type McpIdentity =
       readonly tools: readonly McpToolIdentity[] | null;
     };
 
-/** Server names end up inside tool names (`mcp__<server>__<tool>`), which the API limits to 64 chars. */
-export const MCP_SERVER_NAME = /^[a-zA-Z0-9_-]{1,40}$/;
+export { MCP_SERVER_NAME };
 
-/** Throws a UsageError naming the problem; returns the same config so it can be used inline. */
+/** Throws a UsageError naming the field; returns the same config so it can be used inline. */
 export function validateMcpConfig<C extends McpServerConfig>(config: C): C {
   // Configs often come from plain JS or JSON files, so nothing about the shape is trusted.
-  const raw: unknown = config;
-  if (typeof raw !== 'object' || raw === null) {
-    throw new UsageError(`An MCP server config must be an object, got ${describeValue(raw)}.`);
-  }
-  const c = raw as Partial<Record<keyof StdioMcpServerConfig | 'server', unknown>>;
-  if (typeof c.name !== 'string' || c.name.length === 0) {
-    throw new UsageError('An MCP server config needs a non-empty `name`.');
-  }
-  const name = c.name;
-  if (!MCP_SERVER_NAME.test(name)) {
-    throw new UsageError(
-      `MCP server name ${JSON.stringify(name)} must match ${MCP_SERVER_NAME} (it becomes part of tool names: mcp__<server>__<tool>).`,
-    );
-  }
-  if (c.transport === 'stdio') {
-    if (typeof c.command !== 'string' || c.command.trim().length === 0) {
-      throw new UsageError(`MCP server "${name}" (stdio) needs a non-empty \`command\`.`);
-    }
-    if (c.args !== undefined && !(Array.isArray(c.args) && c.args.every((a) => typeof a === 'string'))) {
-      throw new UsageError(`MCP server "${name}": \`args\` must be an array of strings.`);
-    }
-    if (c.cwd !== undefined && typeof c.cwd !== 'string') {
-      throw new UsageError(`MCP server "${name}": \`cwd\` must be a string.`);
-    }
-    if (c.env !== undefined && !isStringRecord(c.env)) {
-      throw new UsageError(`MCP server "${name}": \`env\` must map names to string values.`);
-    }
-    return config;
-  }
-  if (c.transport === 'in-process') {
-    if (!isMcpServerLike(c.server)) {
-      throw new UsageError(
-        `MCP server "${name}" (in-process) needs \`server\`: an McpServer from @modelcontextprotocol/sdk/server/mcp.js, got ${describeValue(c.server)}.`,
-      );
-    }
-    return config;
-  }
-  throw new UsageError(
-    `MCP server "${name}" has unknown transport ${JSON.stringify(c.transport)}; expected "stdio" or "in-process".`,
-  );
+  assertConfig(mcpServerConfigSchema, config, () => labelOf('MCP server', config));
+  return config;
 }
 
 /**
@@ -162,20 +124,4 @@ function inputJsonSchema(schema: unknown): Record<string, unknown> {
 /** zod 4 schemas carry `_zod`, zod 3 ones `_def`; the SDK accepts both. */
 function isZodSchema(value: unknown): value is AnySchema {
   return typeof value === 'object' && value !== null && ('_zod' in value || '_def' in value);
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.values(value).every((v) => typeof v === 'string')
-  );
-}
-
-/** Duck-typed rather than `instanceof`, which fails when the ESM and CJS builds of the SDK both load. */
-function isMcpServerLike(value: unknown): value is McpServer {
-  if (typeof value !== 'object' || value === null) return false;
-  const s = value as { connect?: unknown; close?: unknown; server?: unknown };
-  return typeof s.connect === 'function' && typeof s.close === 'function' && typeof s.server === 'object' && s.server !== null;
 }

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { errorMessage } from '../util/describe.js';
 import { acquireInProcessLink } from './in-process-link.js';
 import { validateMcpConfig, type McpServerConfig } from './mcp-config.js';
+import { validateConnectMcpOptions } from '../validation/connect-mcp-options.schema.js';
 import { McpConnectionError } from './mcp-connection-error.js';
 import type { McpLink } from './mcp-link.js';
 import { qualifyMcpToolNames } from './mcp-tool-name.js';
@@ -67,6 +68,7 @@ const CLIENT_VERSION = '0.1.0';
  */
 export async function connectMcp(config: McpServerConfig, options: ConnectMcpOptions = {}): Promise<McpConnection> {
   validateMcpConfig(config);
+  validateConnectMcpOptions(options);
   const { signal } = options;
   signal?.throwIfAborted();
   const clientInfo = { name: options.clientName ?? 'groundswell', version: CLIENT_VERSION };

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { validateSettings, type AgentSettings } from '../agent/agent-settings.js';
+import type { AgentSettings } from '../agent/agent-settings.js';
 import { UsageError } from '../errors/groundswell-error.js';
-import { describeValue } from '../util/describe.js';
 import { nextId } from '../util/ids.js';
+import { validatePromptConfig } from '../validation/prompt-config.schema.js';
 
 export interface PromptConfig<S extends z.ZodType> extends AgentSettings {
   /** The user message. */
@@ -26,20 +26,8 @@ export class Prompt<T = unknown> {
   readonly settings: Readonly<AgentSettings>;
 
   constructor(config: PromptConfig<z.ZodType<T>>) {
-    if (typeof config !== 'object' || config === null) {
-      throw new UsageError(`createPrompt needs a config object, got ${describeValue(config)}.`);
-    }
+    validatePromptConfig(config);
     const { user, data, responseFormat, name, ...settings } = config;
-    if (typeof user !== 'string' || user.trim() === '') {
-      throw new UsageError(`A prompt needs a non-empty \`user\` message, got ${describeValue(user)}.`);
-    }
-    if (typeof (responseFormat as { safeParse?: unknown } | undefined)?.safeParse !== 'function') {
-      throw new UsageError('A prompt needs `responseFormat`: a zod schema for the answer (e.g. z.object({...})).');
-    }
-    if (data !== undefined && (typeof data !== 'object' || data === null || Array.isArray(data))) {
-      throw new UsageError(`Prompt \`data\` must be a plain object, got ${describeValue(data)}.`);
-    }
-    validateSettings(settings, 'the prompt');
     this.id = nextId('prompt');
     this.user = user;
     this.name = name ?? (user.length > 40 ? `${user.slice(0, 37)}...` : user);

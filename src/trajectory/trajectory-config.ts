@@ -28,19 +28,14 @@ export function groundingMode(options: TrajectoryOptions | undefined, env: NodeJ
   return mode as GroundingMode;
 }
 
-/** The mode from the agent config, else `GROUNDSWELL_TRAJECTORY_CHECKPOINT`, else `off`. */
+/**
+ * The mode from the agent config, else `GROUNDSWELL_TRAJECTORY_CHECKPOINT`, else `off`. (The rest of
+ * the options is checked with the agent config.)
+ */
 export function checkpointMode(options: TrajectoryOptions | undefined, env: NodeJS.ProcessEnv = process.env): CheckpointMode {
   const mode = options?.checkpoint ?? env['GROUNDSWELL_TRAJECTORY_CHECKPOINT'] ?? 'off';
   if (!MODES.includes(mode as CheckpointMode)) {
     throw new UsageError(`Trajectory checkpoint mode must be one of ${MODES.join(', ')}, got ${describeValue(mode)}.`);
-  }
-  const maxChars = options?.maxChars;
-  if (maxChars !== undefined && (!Number.isInteger(maxChars) || maxChars < 200)) {
-    throw new UsageError(`trajectory.maxChars must be an integer >= 200, got ${describeValue(maxChars)}.`);
-  }
-  const budget = options?.contextBudget;
-  if (budget !== undefined && (!Number.isInteger(budget.maxChars) || budget.maxChars < 1)) {
-    throw new UsageError(`trajectory.contextBudget.maxChars must be a positive integer, got ${describeValue(budget.maxChars)}.`);
   }
   return mode as CheckpointMode;
 }

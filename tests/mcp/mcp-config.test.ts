@@ -13,17 +13,18 @@ function loose(config: unknown): McpServerConfig {
 
 describe('validateMcpConfig', () => {
   const cases: [string, unknown, RegExp][] = [
-    ['not an object', null, /must be an object, got null/],
-    ['empty name', { name: '', transport: 'stdio', command: 'x' }, /non-empty `name`/],
-    ['missing name', { transport: 'stdio', command: 'x' }, /non-empty `name`/],
-    ['name with a space', { name: 'my server', transport: 'stdio', command: 'x' }, /"my server" must match/],
-    ['name too long', { name: 'a'.repeat(41), transport: 'stdio', command: 'x' }, /must match/],
-    ['missing command', { name: 'srv', transport: 'stdio' }, /"srv" \(stdio\) needs a non-empty `command`/],
-    ['blank command', { name: 'srv', transport: 'stdio', command: '  ' }, /needs a non-empty `command`/],
-    ['args not strings', { name: 'srv', transport: 'stdio', command: 'x', args: [1] }, /`args` must be an array of strings/],
-    ['env values not strings', { name: 'srv', transport: 'stdio', command: 'x', env: { A: 1 } }, /`env` must map names to string values/],
-    ['unknown transport', { name: 'srv', transport: 'http', command: 'x' }, /"srv" has unknown transport "http"; expected "stdio" or "in-process"/],
-    ['in-process without server', { name: 'srv', transport: 'in-process' }, /"srv" \(in-process\) needs `server`/],
+    ['not an object', null, /config must be an MCP server config .*, got null/],
+    ['empty name', { name: '', transport: 'stdio', command: 'x' }, /config\.name must be a server name matching/],
+    ['missing name', { transport: 'stdio', command: 'x' }, /config\.name is required: a server name/],
+    ['name with a space', { name: 'my server', transport: 'stdio', command: 'x' }, /config\.name must be .*, got "my server"/],
+    ['name too long', { name: 'a'.repeat(41), transport: 'stdio', command: 'x' }, /config\.name must be a server name matching/],
+    ['missing command', { name: 'srv', transport: 'stdio' }, /^MCP server "srv": config\.command is required: a non-empty string/],
+    ['blank command', { name: 'srv', transport: 'stdio', command: '  ' }, /config\.command must be a non-empty string/],
+    ['args not strings', { name: 'srv', transport: 'stdio', command: 'x', args: [1] }, /config\.args\[0\] must be a string, got 1/],
+    ['env values not strings', { name: 'srv', transport: 'stdio', command: 'x', env: { A: 1 } }, /config\.env\.A must be a string/],
+    ['unknown transport', { name: 'srv', transport: 'http', command: 'x' }, /^MCP server "srv": config\.transport must be one of: stdio, in-process, got "http"/],
+    ['in-process without server', { name: 'srv', transport: 'in-process' }, /"srv": config\.server is required: an McpServer/],
+    ['an unknown key', { name: 'srv', transport: 'stdio', command: 'x', cmdArgs: [] }, /config has an unknown key "cmdArgs"/],
   ];
 
   it.each(cases)('rejects %s with a UsageError', (_label, config, message) => {

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { flag, func, integer, nonEmptyText, numberIn, oneOf, strict, stringRecord, text } from './fields.js';
+import { mcpServerConfigSchema } from './mcp-server-config.schema.js';
+import { reflectionSettingSchema } from './reflection.schema.js';
+import { toolSchema } from './tool.schema.js';
+
+const hooksSchema = strict(
+  { sessionStart: func.optional(), preToolUse: func.optional(), postToolUse: func.optional(), sessionEnd: func.optional() },
+  'an object of hook functions (sessionStart, preToolUse, postToolUse, sessionEnd)',
+);
+
+const skillSchema = strict({ name: nonEmptyText, description: text.optional(), content: text }, 'a skill ({ name, content, description? })');
+
+/**
+ * The settings an agent, a prompt and a call's overrides share (AgentSettings). The API's own
+ * ranges: temperature 0..1, max_tokens a positive integer, stop sequences non-empty strings.
+ */
+export const agentSettingsShape = {
+  system: text.optional(),
+  model: nonEmptyText.optional(),
+  maxTokens: integer(1).optional(),
+  temperature: numberIn(0, 1).optional(),
+  stop: z.array(nonEmptyText, { error: 'an array of non-empty strings' }).optional(),
+  tools: z.array(toolSchema, { error: 'an array of tools (defineTool)' }).optional(),
+  mcps: z.array(mcpServerConfigSchema, { error: 'an array of MCP server configs' }).optional(),
+  skills: z.array(skillSchema, { error: 'an array of skills' }).optional(),
+  hooks: hooksSchema.optional(),
+  env: stringRecord.optional(),
+  enableCache: flag.optional(),
+  enableReflection: reflectionSettingSchema.optional(),
+  maxTurns: integer(1).optional(),
+  structuredOutput: oneOf(['native', 'tool']).optional(),
+};
+
+/** `agent.prompt(p, overrides)` and the other per-call overrides. */
+export const promptOverridesSchema = strict(agentSettingsShape, 'an object of agent settings');

@@ -1,0 +1,7 @@
+import { flag, func, integer, strict } from './fields.js';
+
+/** `errorMergeStrategy` of a workflow or a `@Task`. */
+export const errorMergeSchema = strict(
+  { enabled: flag, maxMergeDepth: integer(0).optional(), combine: func.optional() },
+  'an object like { enabled: true, maxMergeDepth?, combine? }',
+);

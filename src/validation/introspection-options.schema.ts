@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { MIN_ANSWER_CHARS } from '../introspection/bounded-json.js';
+import { assertConfig } from './assert-config.js';
+import { expected, hasMethods, integer, isObject, strict } from './fields.js';
+
+const registry = (what: string): z.ZodType => expected(`an object mapping names to ${what}`, isObject);
+
+const introspectionOptionsSchema = strict(
+  {
+    maxChars: integer(MIN_ANSWER_CHARS).optional(),
+    cache: expected('a Cache store (with metrics()) or an Agent', (v) => hasMethods(v, 'metrics') || hasMethods(v, 'prompt', 'reflect')).optional(),
+    workflows: registry('workflow factories').optional(),
+    agents: registry('agents').optional(),
+    limits: strict(
+      { maxDepth: integer(0).optional(), maxSpawnsPerRun: integer(0).optional() },
+      'an object like { maxDepth: 3, maxSpawnsPerRun: 10 }',
+    ).optional(),
+  },
+  'an options object',
+);
+
+/** `introspectionTools(options)`. */
+export function validateIntrospectionOptions(options: unknown): void {
+  assertConfig(introspectionOptionsSchema, options, 'introspectionTools', 'options');
+}

@@ -1,0 +1,41 @@
+import { UsageError } from '../errors/groundswell-error.js';
+import { readProperty } from '../util/describe.js';
+import { assertConfig } from './assert-config.js';
+import { errorMergeSchema } from './error-merge.schema.js';
+import { expected, flag, hasMethods, integer, nonEmptyText, strict, text } from './fields.js';
+import { received } from './received.js';
+import { workflowReflectionSchema } from './reflection.schema.js';
+
+const workflowConfigSchema = strict(
+  {
+    name: nonEmptyText.optional(),
+    mission: text.optional(),
+    project: text.optional(),
+    goal: text.optional(),
+    plan: nonEmptyText.optional(),
+    enableReflection: workflowReflectionSchema.optional(),
+    errorMergeStrategy: errorMergeSchema.optional(),
+    clock: expected('a Clock (an object with now() and sleep(ms, signal) methods)', (v) => hasMethods(v, 'now', 'sleep')).optional(),
+    retention: strict(
+      { maxEventsPerNode: integer(0).optional(), maxLogsPerNode: integer(0).optional(), maxChildrenPerNode: integer(0).optional() },
+      'an object like { maxEventsPerNode: 1000 }',
+    ).optional(),
+    detached: flag.optional(),
+  },
+  'a name or a config object',
+);
+
+/**
+ * `new Workflow(nameOrConfig, executorOrParent)` and `createWorkflow(config, executor)`. `className`
+ * names the workflow in messages when the config does not.
+ */
+export function validateWorkflowArgs(nameOrConfig: unknown, second: unknown, className: string): void {
+  const named = typeof nameOrConfig === 'object' && nameOrConfig !== null ? readProperty(nameOrConfig, 'name') : nameOrConfig;
+  const label = `Workflow ${JSON.stringify(typeof named === 'string' && named !== '' ? named : className)}`;
+  if (typeof nameOrConfig === 'string') assertConfig(nonEmptyText, nameOrConfig, label, 'name');
+  else if (nameOrConfig !== undefined) assertConfig(workflowConfigSchema, nameOrConfig, label);
+  // A parent is duck-typed: this module must not import Workflow (it is imported by it).
+  if (second !== undefined && typeof second !== 'function' && !hasMethods(second, 'attachChild', 'detachChild')) {
+    throw new UsageError(`${label}: the second argument must be an executor function or a parent Workflow, got ${received(second)}.`);
+  }
+}
