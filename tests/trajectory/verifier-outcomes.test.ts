@@ -134,7 +134,7 @@ describe('defineTool: the verdict option', () => {
     const base = { name: 'edit', description: 'Edit.', input: z.object({}), execute: () => 'ok' };
     expect(() => defineTool({ ...base, effect: 'mutate', verdict: () => 'passed' })).toThrow(UsageError);
     expect(() => defineTool({ ...base, effect: 'mutate', verdict: () => 'passed' })).toThrow(/effect: 'verify'/);
-    expect(() => defineTool({ ...base, effect: 'verify', verdict: 'passed' as never })).toThrow(/verdict must be a function/);
-    expect(() => defineTool({ ...base, effect: 'check' as never })).toThrow(/effect must be one of read, mutate, verify/);
+    expect(() => defineTool({ ...base, effect: 'verify', verdict: 'passed' as never })).toThrow(/tool.verdict must be a function/);
+    expect(() => defineTool({ ...base, effect: 'check' as never })).toThrow(/tool.effect must be one of: read, mutate, verify/);
   });
 });
