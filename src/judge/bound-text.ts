@@ -12,7 +12,12 @@ export function boundText(text: string, max: number): string {
   return text.slice(0, keep) + marker(text.length - keep);
 }
 
-/** Cuts a single line for listings (grep matches, long source lines) so one line cannot flood the output. */
-export function boundLine(line: string, max: number): string {
-  return line.length <= max ? line : `${line.slice(0, max)}… [line cut, ${line.length - max} more characters]`;
+/**
+ * The display form of a line known only by its first characters (`head`, at least `max` of them
+ * when the line is longer) and its full `length`; `complete` is false when reading stopped inside
+ * the line, so the length is only a lower bound.
+ */
+export function cutLine(head: string, length: number, max: number, complete: boolean): string {
+  if (length <= max) return head;
+  return `${head.slice(0, max)}… [line cut, ${complete ? '' : 'at least '}${length - max} more characters]`;
 }

@@ -1,0 +1,30 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { CallBudget } from './call-budget.js';
+
+/** Reads are done in chunks this size, so the budget and abort are checked often and memory stays small. */
+export const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * Reads at most `max` bytes from the start of an open file, charging them to `budget`; stops early
+ * at end of file or when the budget runs out. The size from `stat` is never trusted: a file can
+ * grow while it is read, so the cap is on bytes actually read.
+ */
+export async function readUpTo(handle: FileHandle, max: number, budget: CallBudget): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  while (total < max && budget.ok()) {
+    const want = Math.min(CHUNK_BYTES, max - total, budget.remainingBytes());
+    const buffer = Buffer.allocUnsafe(want);
+    const { bytesRead } = await handle.read(buffer, 0, want, total);
+    if (bytesRead === 0) break;
+    budget.spend(bytesRead);
+    chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+    total += bytesRead;
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** A NUL byte near the start is the usual sign of a binary file, whose bytes would only waste the judge's context. */
+export function looksBinary(head: Buffer): boolean {
+  return head.includes(0);
+}
