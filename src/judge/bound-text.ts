@@ -14,10 +14,10 @@ export function boundText(text: string, max: number): string {
 
 /**
  * The display form of a line known only by its first characters (`head`, at least `max` of them
- * when the line is longer) and its full `length`; `complete` is false when reading stopped inside
- * the line, so the length is only a lower bound.
+ * when the line is longer) and its full `length`. `complete` is false when reading stopped inside
+ * the line (a budget ran out), so its end is unknown and it is marked even when short.
  */
 export function cutLine(head: string, length: number, max: number, complete: boolean): string {
-  if (length <= max) return head;
-  return `${head.slice(0, max)}… [line cut, ${complete ? '' : 'at least '}${length - max} more characters]`;
+  if (complete) return length <= max ? head : `${head.slice(0, max)}… [line cut, ${length - max} more characters]`;
+  return length <= max ? `${head}… [line cut where reading stopped]` : `${head.slice(0, max)}… [line cut, at least ${length - max} more characters]`;
 }

@@ -24,6 +24,16 @@ export async function readUpTo(handle: FileHandle, max: number, budget: CallBudg
   return Buffer.concat(chunks, total);
 }
 
+/**
+ * The first `max` bytes (or fewer) of an open file, for sniffing. Not charged to a budget: it is a
+ * small fixed read, and the same bytes are read (and charged) again by whatever reads the file.
+ */
+export async function readHead(handle: FileHandle, max: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(max);
+  const { bytesRead } = await handle.read(buffer, 0, max, 0);
+  return buffer.subarray(0, bytesRead);
+}
+
 /** A NUL byte near the start is the usual sign of a binary file, whose bytes would only waste the judge's context. */
 export function looksBinary(head: Buffer): boolean {
   return head.includes(0);

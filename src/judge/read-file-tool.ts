@@ -5,7 +5,7 @@ import { CallBudget } from './call-budget.js';
 import type { ConfinedRoot } from './confined-root.js';
 import { ReadOnlyToolError } from './errors.js';
 import { readLines } from './line-reader.js';
-import { looksBinary, readUpTo } from './read-bytes.js';
+import { looksBinary, readHead } from './read-bytes.js';
 import type { ResolvedReadOnlyToolsOptions } from './read-only-tools-options.js';
 
 /** Defaults sized so one result fits comfortably in a judge's context next to the plan file. */
@@ -34,7 +34,7 @@ export function readFileTool(confined: ConfinedRoot, options: ResolvedReadOnlyTo
       const budget = new CallBudget({ timeMs: options.timeBudgetMs, bytes: options.byteBudget }, context.signal);
       const { handle } = await confined.open(input.path, 'file');
       try {
-        if (looksBinary(await readUpTo(handle, BINARY_SNIFF_BYTES, budget))) {
+        if (looksBinary(await readHead(handle, BINARY_SNIFF_BYTES))) {
           throw new ReadOnlyToolError(`"${input.path}" is a binary file; read_file only shows text.`);
         }
         const first = input.offset ?? 1;

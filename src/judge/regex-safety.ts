@@ -5,9 +5,9 @@ export const MAX_REGEX_CHARS = 1_000;
 
 /** What a group holds, gathered while scanning it. */
 interface Group {
-  /** A quantifier somewhere inside (at any depth), and whether one of them repeats (max > 1). */
+  /** A quantifier somewhere inside (at any depth), and whether one of them is unbounded (`*`, `+`, `{n,}`). */
   hasQuantifier: boolean;
-  hasRepeat: boolean;
+  hasUnbounded: boolean;
   /** The first character of each alternative, or null when it is not one plain literal. */
   firsts: Array<string | null>;
   /** True until the current alternative's first atom has been seen. */
@@ -25,7 +25,8 @@ interface Quantifier {
  * matched. JavaScript has no linear-time RegExp engine, so the shapes that cause it are found by a
  * scan of the source (a conservative one: it may refuse a pattern that would have been fine):
  * - a backreference (`\1`, `\k<name>`);
- * - a repeated group with a quantifier inside (`(a+)+`, `(a*)*`, `(?:a{1,3})+`, `(a+){9}`);
+ * - a group with a quantifier inside, repeated without bound (`(a+)+`, `(a*)*`, `(?:ab?)+`), or
+ *   repeated at all when the inner quantifier is unbounded (`(a+){9}`);
  * - a repeated alternation whose alternatives can start alike (`(a|a)*`, `(a|ab)+`, `(\w|\d)*`).
  * Patterns it lets through can still be slow (`a*a*a*b` is polynomial), which is why the search
  * also runs under a time budget in a worker that is stopped when the budget runs out.
@@ -81,7 +82,7 @@ export function refuseCatastrophicRegex(source: string, ignoreCase: boolean): vo
       const closed = stack.pop() ?? newGroup();
       const parent = top();
       parent.hasQuantifier ||= closed.hasQuantifier;
-      parent.hasRepeat ||= closed.hasRepeat;
+      parent.hasUnbounded ||= closed.hasUnbounded;
       last = { group: closed, opensAlternative: false };
     } else if (char === '|') {
       const group = top();
@@ -95,7 +96,7 @@ export function refuseCatastrophicRegex(source: string, ignoreCase: boolean): vo
 }
 
 function newGroup(): Group {
-  return { hasQuantifier: false, hasRepeat: false, firsts: [null], atAlternativeStart: true };
+  return { hasQuantifier: false, hasUnbounded: false, firsts: [null], atAlternativeStart: true };
 }
 
 function applyQuantifier(
@@ -108,7 +109,8 @@ function applyQuantifier(
   const unbounded = quantifier.max === Infinity;
   const quantified = target?.group ?? null;
   if (quantified !== null) {
-    if ((repeats && quantified.hasRepeat) || (unbounded && quantified.hasQuantifier)) {
+    // Bounded repeats of bounded content stay polynomial with a small degree: (?:\d{1,3}\.){3} is fine.
+    if ((unbounded && quantified.hasQuantifier) || (repeats && quantified.hasUnbounded)) {
       throw new ReadOnlyToolError(
         `The regular expression ${JSON.stringify(source)} repeats a group that has a quantifier inside (like (a+)+): matching it can take exponential time. Use one quantifier, e.g. (a+)+ → a+.`,
       );
@@ -122,7 +124,7 @@ function applyQuantifier(
   // An optional first atom lets the alternative start with whatever follows, so it has no one literal first character.
   if (quantifier.min === 0 && target?.opensAlternative === true) current.firsts[current.firsts.length - 1] = null;
   current.hasQuantifier = true;
-  current.hasRepeat ||= repeats;
+  current.hasUnbounded ||= unbounded;
 }
 
 function distinctLiterals(firsts: ReadonlyArray<string | null>): boolean {
