@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/tool.js';
@@ -11,8 +12,8 @@ import { walkFiles } from './walk-files.js';
 
 const MAX_FOUND_FILES = 500;
 const MAX_WALK_ENTRIES = 50_000;
-/** Names matched between two turns of the event loop; each match is bounded, this bounds a batch. */
-const MATCHES_PER_TURN = 256;
+/** Longest run of matching between two turns of the event loop; each single match is bounded, this bounds a batch. */
+const MATCHING_SLICE_MS = 10;
 
 /** `find_files`: files by glob or name fragment, from a walk of verified directories (see `walkFiles`). */
 export function findFilesTool(confined: ConfinedRoot, options: ResolvedReadOnlyToolsOptions): Tool {
@@ -36,12 +37,13 @@ export function findFilesTool(confined: ConfinedRoot, options: ResolvedReadOnlyT
       const { files, truncated } = await walkFiles(start, { rootReal, maxEntries: MAX_WALK_ENTRIES, budget });
       const found: string[] = [];
       let stoppedEarly = false;
-      for (let i = 0; i < files.length; i += 1) {
-        if (i % MATCHES_PER_TURN === 0 && i > 0) {
+      let sliceStart = performance.now();
+      for (const file of files) {
+        if (performance.now() - sliceStart > MATCHING_SLICE_MS) {
           await nextTurn();
           if (!budget.ok()) break;
+          sliceStart = performance.now();
         }
-        const file = files[i] ?? '';
         if (!matches(path.relative(searched, file).split(path.sep).join('/'))) continue;
         if (found.length === MAX_FOUND_FILES) {
           stoppedEarly = true;

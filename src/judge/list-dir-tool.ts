@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { GroundswellError } from '../errors/groundswell-error.js';
 import { defineTool, type Tool } from '../tools/tool.js';
+import { errorMessage } from '../util/describe.js';
 import { boundText } from './bound-text.js';
 import { CallBudget } from './call-budget.js';
 import type { ConfinedRoot } from './confined-root.js';
+import { ReadOnlyToolError } from './errors.js';
 import { listDirectory } from './list-directory.js';
 import type { ResolvedReadOnlyToolsOptions } from './read-only-tools-options.js';
 
@@ -26,6 +29,9 @@ export function listDirTool(confined: ConfinedRoot, options: ResolvedReadOnlyToo
       let listing;
       try {
         listing = await listDirectory(directory, MAX_READ_ENTRIES, budget);
+      } catch (error) {
+        if (error instanceof GroundswellError || budget.signal?.aborted === true) throw error;
+        throw new ReadOnlyToolError(`"${input.path ?? '.'}" cannot be listed (${errorMessage(error)}).`, { cause: error });
       } finally {
         await directory.handle.close().catch(() => undefined);
       }

@@ -26,10 +26,10 @@ export function hasProcFd(): Promise<boolean> {
 export async function openedPath(handle: FileHandle, openedAs: string, opened: Stats): Promise<string | undefined> {
   if (await hasProcFd()) {
     const link = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-    if (link === undefined) return undefined;
     // A file unlinked after the open is shown as "<path> (deleted)"; its path no longer names it, so refuse.
-    if (link.endsWith(' (deleted)') && (await handle.stat()).nlink === 0) return undefined;
-    return link;
+    if (link !== undefined && link.endsWith(' (deleted)') && (await handle.stat()).nlink === 0) return undefined;
+    if (link !== undefined) return link;
+    // /proc is mounted but will not name this descriptor (some sandboxes): the inode check still holds.
   }
   try {
     const resolved = await realpath(openedAs);
