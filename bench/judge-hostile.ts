@@ -9,9 +9,10 @@
  * Run: npx tsx bench/judge-hostile.ts [attempts]   (default 100000 race attempts)
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import { readOnlyTools, type Tool } from 'groundswell';
 import { startSwapLoop } from '../tests/support/swap-loop.js';
 
@@ -35,6 +36,8 @@ async function swapRace(base: string, attempts: number): Promise<void> {
   await writeFile(path.join(outside, 'file.txt'), `${SECRET}\n`);
   const tools = readOnlyTools(root);
   const counts = { inside: 0, outside: 0, refused: 0 };
+  // Which check refused: the descriptor check is the one that closes the race.
+  const reasons = new Map<string, number>();
   const loop = await startSwapLoop(dir, outside);
   const started = performance.now();
   let next = 0;
@@ -46,8 +49,13 @@ async function swapRace(base: string, attempts: number): Promise<void> {
         if (text.includes(SECRET)) counts.outside += 1;
         else counts.inside += 1;
       } catch (error) {
-        if (error instanceof Error && error.message.includes(SECRET)) counts.outside += 1;
-        else counts.refused += 1;
+        const message = error instanceof Error ? error.message : String(error);
+        if (message.includes(SECRET)) counts.outside += 1;
+        else {
+          counts.refused += 1;
+          const reason = refusalReason(message);
+          reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        }
       }
     }
   };
@@ -59,9 +67,19 @@ async function swapRace(base: string, attempts: number): Promise<void> {
   console.log(`swaps by the child  ${swaps}`);
   console.log(`read inside content ${counts.inside}`);
   console.log(`refused (error)     ${counts.refused}`);
+  for (const [reason, count] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${String(count).padStart(6)}  ${reason}`);
   console.log(`OUTSIDE content     ${counts.outside}`);
   console.log(`time                ${seconds.toFixed(1)} s (${Math.round(attempts / seconds)} reads/s)`);
   if (counts.outside !== 0) process.exitCode = 1;
+}
+
+function refusalReason(message: string): string {
+  if (message.includes('led outside the project root when it was opened')) return 'descriptor check: the open landed outside (race caught after realpath)';
+  if (message.includes('became a symlink while it was being opened')) return 'O_NOFOLLOW: final component became a symlink';
+  if (message.includes('changed while it was being opened')) return 'descriptor check: could not be verified';
+  if (message.includes('symlink that points outside')) return 'realpath check: symlink points outside';
+  if (message.includes('ENOENT')) return 'missing at that instant (ENOENT)';
+  return message.slice(0, 80);
 }
 
 interface Probe {
@@ -95,6 +113,11 @@ async function eventLoopBlocks(base: string): Promise<void> {
   ];
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   console.log('\n## Longest event-loop block per call (monitorEventLoopDelay, resolution 1 ms)');
+  // The noise floor on this machine right now: the same measurement while doing nothing.
+  histogram.enable();
+  await delay(2_000);
+  histogram.disable();
+  console.log(`${'baseline: idle for 2 s'.padEnd(50)} call  2000 ms  max block ${(histogram.max / 1e6).toFixed(1).padStart(6)} ms  (load average ${loadavg()[0]?.toFixed(1)})`);
   for (const probe of probes) {
     histogram.reset();
     histogram.enable();

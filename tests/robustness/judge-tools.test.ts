@@ -55,7 +55,7 @@ describe('a directory swapped for a symlink while the tools read through it', ()
     const tools = readOnlyTools(fixture.root);
     const loop = await startSwapLoop(dir, fixture.outside);
     const counts = { inside: 0, leaked: 0, refused: 0 };
-    const deadline = Date.now() + 4_000;
+    const deadline = Date.now() + 3_000;
     try {
       for (let attempt = 0; attempt < 4_000 && Date.now() < deadline; attempt += 4) {
         const batch = await Promise.all([
