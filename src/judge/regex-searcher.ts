@@ -15,12 +15,17 @@ const WORKER_HEAP_MB = 128;
 export class RegexSearcher {
   readonly #worker: Worker;
   #closed = false;
+  #failure: Error | undefined;
 
   constructor(source: string, flags: string) {
     this.#worker = new Worker(REGEX_WORKER_SOURCE, {
       eval: true,
       workerData: { source, flags },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    // Always listened to: an 'error' with no listener would be thrown in this thread and crash the process.
+    this.#worker.on('error', (error) => {
+      this.#failure = error;
     });
   }
 
@@ -29,6 +34,9 @@ export class RegexSearcher {
    * then stopped and this searcher is done). Rejects with the abort reason when the call is aborted.
    */
   search(request: WorkerRequest, budget: CallBudget): Promise<WorkerHit[] | undefined> {
+    if (this.#failure !== undefined) {
+      return Promise.reject(new ReadOnlyToolError(`The regex search failed: ${this.#failure.message}.`, { cause: this.#failure }));
+    }
     if (this.#closed) return Promise.resolve(undefined);
     const worker = this.#worker;
     const signal = budget.signal;
