@@ -13,7 +13,7 @@ import { walkFiles } from './walk-files.js';
 const MAX_FOUND_FILES = 500;
 const MAX_WALK_ENTRIES = 50_000;
 /** Longest run of matching between two turns of the event loop; each single match is bounded, this bounds a batch. */
-const MATCHING_SLICE_MS = 10;
+const MATCHING_SLICE_MS = 5;
 
 /** `find_files`: files by glob or name fragment, from a walk of verified directories (see `walkFiles`). */
 export function findFilesTool(confined: ConfinedRoot, options: ResolvedReadOnlyToolsOptions): Tool {
@@ -37,6 +37,8 @@ export function findFilesTool(confined: ConfinedRoot, options: ResolvedReadOnlyT
       const { files, truncated } = await walkFiles(start, { rootReal, maxEntries: MAX_WALK_ENTRIES, budget });
       const found: string[] = [];
       let stoppedEarly = false;
+      // The walk ends with a sort; matching starts on a fresh turn of the event loop.
+      await nextTurn();
       let sliceStart = performance.now();
       for (const file of files) {
         if (performance.now() - sliceStart > MATCHING_SLICE_MS) {

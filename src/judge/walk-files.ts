@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallBudget } from './call-budget.js';
 import { listDirectory } from './list-directory.js';
 import { openVerified, type VerifiedHandle } from './verified-open.js';
@@ -58,6 +59,8 @@ export async function walkFiles(start: VerifiedHandle, limits: WalkLimits): Prom
       }
       // Depth-first by directory keeps a directory's files together in the output.
       pending.unshift(...subdirectories);
+      // Sorting and scanning a large directory is synchronous work; let the event loop in between.
+      await nextTurn();
     }
   } finally {
     // Only `start` can still be open here (when the budget ran out before it was listed).

@@ -52,3 +52,14 @@ describe('compileGlob on hostile globs', () => {
     expect(() => compileGlob('*'.repeat(1_001))).toThrow(/at most 1000 are accepted/);
   });
 });
+
+describe('one compiled glob over many paths', () => {
+  it('gives the same answers whatever the order and lengths of the paths it saw before', () => {
+    const matches = compileGlob('{a,b{c,*}}/**/x*y');
+    const paths = ['a/x1y', `b${'q'.repeat(900)}/d/xy`, 'a/b/c/xzzy', 'bc/x', `a/${'d/'.repeat(300)}xy`, 'c/xy', 'bq/xy'];
+    const expected = [true, true, true, false, true, false, true];
+    expect(paths.map(matches)).toEqual(expected);
+    expect([...paths].reverse().map(matches)).toEqual([...expected].reverse());
+    expect(paths.map(matches)).toEqual(expected);
+  });
+});
