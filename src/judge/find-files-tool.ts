@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/tool.js';
-import { boundText } from './bound-text.js';
+import { boundWithNotes } from './bound-text.js';
 import { CallBudget } from './call-budget.js';
 import type { ConfinedRoot } from './confined-root.js';
 import { compileGlob, isGlob } from './glob-pattern.js';
@@ -59,7 +59,7 @@ export function findFilesTool(confined: ConfinedRoot, options: ResolvedReadOnlyT
         budget.note('search'),
       ].filter((note): note is string => note !== undefined);
       if (found.length === 0) return ['No files found.', ...notes].join('\n');
-      return boundText([...found, ...notes].join('\n'), options.maxOutputChars);
+      return boundWithNotes(found.join('\n'), notes, options.maxOutputChars);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../tools/tool.js';
-import { boundText, cutLine } from './bound-text.js';
+import { boundWithNotes, cutLine } from './bound-text.js';
 import { CallBudget } from './call-budget.js';
 import type { ConfinedRoot } from './confined-root.js';
 import { lineMatcher, literalHits } from './line-matcher.js';
@@ -73,7 +73,7 @@ export function grepTool(confined: ConfinedRoot, options: ResolvedReadOnlyToolsO
         }
       } finally {
         await searcher?.close();
-        // A single-file target is opened by the caller's `open`; close it if the loop never reached it.
+        // A single-file target was opened above; close it if the loop never reached it.
         if (!target.stats.isDirectory()) await target.handle.close().catch(() => undefined);
       }
       const notes = [
@@ -83,7 +83,7 @@ export function grepTool(confined: ConfinedRoot, options: ResolvedReadOnlyToolsO
         budget.note('search'),
       ].filter((note): note is string => note !== undefined);
       if (matches.length === 0) return ['No matches.', ...notes].join('\n');
-      return boundText([...matches, ...notes].join('\n'), options.maxOutputChars);
+      return boundWithNotes(matches.join('\n'), notes, options.maxOutputChars);
     },
   });
 }

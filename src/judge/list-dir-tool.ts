@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GroundswellError } from '../errors/groundswell-error.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { errorMessage } from '../util/describe.js';
-import { boundText } from './bound-text.js';
+import { boundWithNotes } from './bound-text.js';
 import { CallBudget } from './call-budget.js';
 import type { ConfinedRoot } from './confined-root.js';
 import { ReadOnlyToolError } from './errors.js';
@@ -41,9 +41,10 @@ export function listDirTool(confined: ConfinedRoot, options: ResolvedReadOnlyToo
       const shown = entries
         .slice(0, MAX_LISTED_ENTRIES)
         .map((entry) => (entry.isSymbolicLink() ? `${entry.name}@` : entry.isDirectory() ? `${entry.name}/` : entry.name));
-      if (entries.length > MAX_LISTED_ENTRIES) shown.push(`[${entries.length - MAX_LISTED_ENTRIES}${complete ? '' : '+'} more entries not shown]`);
-      if (!complete) shown.push(budget.note('listing') ?? `[listing stopped after ${MAX_READ_ENTRIES} entries; the order above is of those only]`);
-      return boundText(shown.join('\n'), options.maxOutputChars);
+      const notes: string[] = [];
+      if (entries.length > MAX_LISTED_ENTRIES) notes.push(`[${entries.length - MAX_LISTED_ENTRIES}${complete ? '' : '+'} more entries not shown]`);
+      if (!complete) notes.push(budget.note('listing') ?? `[listing stopped after ${MAX_READ_ENTRIES} entries; the order above is of those only]`);
+      return boundWithNotes(shown.join('\n'), notes, options.maxOutputChars);
     },
   });
 }

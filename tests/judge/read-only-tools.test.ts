@@ -204,6 +204,8 @@ describe('find_files', () => {
     expect(full).toContain('[stopped at 500 files; narrow the pattern or the path]');
     const bounded = await run(readOnlyTools(fixture.root, { maxOutputChars: 500 }), 'find_files', { pattern: 'gen-' });
     expect(bounded.length).toBeLessThanOrEqual(500);
+    // The note that says the list is incomplete survives the cut.
+    expect(bounded.endsWith('\n[stopped at 500 files; narrow the pattern or the path]')).toBe(true);
   });
 });
 
