@@ -1,11 +1,14 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { PathOutsideRootError, ReadOnlyToolError } from './errors.js';
+import { isInside } from './inside.js';
+import { openVerified, type OpenKind, type VerifiedHandle } from './verified-open.js';
 
 /**
- * A project root that every path must stay inside. Paths are checked twice: once as written (so
- * `..` and foreign absolute paths are refused before touching the disk) and once after
- * `fs.realpath` (so a symlink inside the root that points outside is refused too).
+ * A project root that every path must stay inside. Paths are checked three times: as written (so
+ * `..` and foreign absolute paths are refused before touching the disk), after `fs.realpath` (so a
+ * symlink inside the root that points outside is refused with a clear message), and, decisively,
+ * on the opened descriptor (`open`), since the disk can change between a check and an open.
  */
 export class ConfinedRoot {
   /** The root as given, made absolute; absolute paths written against it are accepted. */
@@ -43,17 +46,22 @@ export class ConfinedRoot {
     return resolved;
   }
 
+  /**
+   * Opens `requested` for reading and returns the descriptor only once what was opened is proven
+   * inside the root and of `kind`. The realpath step lets a symlink that stays inside the root be
+   * named; the open refuses a final component that is (now) a symlink, and whatever an earlier
+   * component led to is caught by the check on the descriptor.
+   */
+  async open(requested: string, kind: OpenKind): Promise<VerifiedHandle> {
+    const resolved = await this.resolve(requested);
+    return openVerified(resolved, await this.real(), kind, requested);
+  }
+
   /** The path to show the model: relative to the root, with `/` separators, `.` for the root itself. */
   async display(realPath: string): Promise<string> {
     const relative = path.relative(await this.real(), realPath);
     return relative === '' ? '.' : relative.split(path.sep).join('/');
   }
-}
-
-/** True when `candidate` is `root` or below it; both must be absolute and normalised. */
-export function isInside(root: string, candidate: string): boolean {
-  const relative = path.relative(root, candidate);
-  return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
 }
 
 function describe(error: unknown): string {

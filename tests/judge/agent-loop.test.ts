@@ -33,4 +33,23 @@ describe('the read-only tools inside an agent', () => {
     expect(result.value).toEqual({ answer: 'done' });
     model.assertComplete();
   });
+
+  it('a bad glob and a catastrophic regex reach the model as is_error results, not as thrown SyntaxErrors', async () => {
+    const model = new ScriptedModel([
+      toolUse('find_files', { pattern: '[z-a]*' }, { id: 'toolu_glob' }),
+      toolUse('grep', { pattern: '^(a+)+$', regex: true }, { id: 'toolu_regex' }),
+      json({ answer: 'done' }),
+    ]);
+    const agent = createAgent({ name: 'judge', client: model.client(), tools: readOnlyTools(fixture.root) });
+    const result = await agent.execute(createPrompt({ user: 'check', responseFormat: Answer }));
+
+    const [glob] = toolResultsOf(model.requests[1]);
+    expect(glob?.is_error).toBe(true);
+    expect(resultText(glob)).toBe('Tool "find_files" failed: The glob\'s character class "[z-a]" has a range that runs backwards (z-a).');
+    const [regex] = toolResultsOf(model.requests[2]);
+    expect(regex?.is_error).toBe(true);
+    expect(resultText(regex)).toMatch(/^Tool "grep" failed: The regular expression "\^\(a\+\)\+\$" repeats a group that has a quantifier inside/);
+    expect(result.value).toEqual({ answer: 'done' });
+    model.assertComplete();
+  });
 });

@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UsageError } from 'groundswell';
+import { UsageError, type ReadOnlyToolsOptions } from 'groundswell';
 import { readOnlyTools } from '../../src/judge/read-only-tools.js';
 import { PathOutsideRootError, ReadOnlyToolError } from '../../src/judge/errors.js';
 import { makeFixture, run, SECRET, type Fixture } from './fixture.js';
@@ -24,6 +25,33 @@ describe('the toolset', () => {
   it('refuses a maxOutputChars that cannot hold a useful result', () => {
     expect(() => readOnlyTools(fixture.root, { maxOutputChars: 10 })).toThrow(UsageError);
     expect(() => readOnlyTools(fixture.root, { maxOutputChars: 1.5e3 + 0.5 })).toThrow(/maxOutputChars/);
+  });
+
+  it('refuses an empty or non-string root instead of quietly using the current directory', () => {
+    expect(() => readOnlyTools('')).toThrow(UsageError);
+    expect(() => readOnlyTools('')).toThrow('readOnlyTools: root must be a non-empty string naming the project directory, got "".');
+    expect(() => readOnlyTools('   ')).toThrow(/root must be a non-empty string/);
+    expect(() => readOnlyTools(undefined as unknown as string)).toThrow('readOnlyTools: root must be a non-empty string naming the project directory, got undefined.');
+    expect(() => readOnlyTools(42 as unknown as string)).toThrow(/root must be a non-empty string .* got number/);
+  });
+
+  it('validates every option: an object, known keys only, integers in range', () => {
+    const bad: Array<{ options: unknown; message: string | RegExp }> = [
+      { options: null, message: 'readOnlyTools: options must be an object, got null.' },
+      { options: [], message: /options must be an object, got an array/ },
+      { options: 'fast', message: /options must be an object, got string/ },
+      { options: { maxOutputChar: 500 }, message: 'readOnlyTools: unknown option "maxOutputChar"; the options are maxOutputChars, timeBudgetMs, byteBudget.' },
+      { options: { maxOutputChars: 2_000_000 }, message: 'readOnlyTools: options.maxOutputChars must be an integer from 200 to 1000000, got 2000000.' },
+      { options: { timeBudgetMs: 10 }, message: 'readOnlyTools: options.timeBudgetMs must be an integer from 100 to 600000, got 10.' },
+      { options: { timeBudgetMs: Number.NaN }, message: /timeBudgetMs must be an integer .* got NaN/ },
+      { options: { byteBudget: '1MB' }, message: /options.byteBudget must be an integer from 1024 to 1073741824, got string/ },
+      { options: { byteBudget: 1024 ** 3 + 1 }, message: /options.byteBudget must be an integer/ },
+    ];
+    for (const { options, message } of bad) {
+      expect(() => readOnlyTools(fixture.root, options as ReadOnlyToolsOptions)).toThrow(UsageError);
+      expect(() => readOnlyTools(fixture.root, options as ReadOnlyToolsOptions)).toThrow(message);
+    }
+    expect(readOnlyTools(fixture.root, { maxOutputChars: 200, timeBudgetMs: 100, byteBudget: 1024 })).toHaveLength(4);
   });
 
   it('reports a root that does not exist as an error, not as an empty project', async () => {
@@ -72,6 +100,24 @@ describe('read_file', () => {
     expect(await run(tools, 'read_file', { path: 'huge.log', offset: next, limit: 1 })).toMatch(new RegExp(`^${next}\\tline ${next} `));
   });
 
+  it('reads CRLF files and a last line without a line break like any other', async () => {
+    await writeFile(path.join(fixture.root, 'crlf.txt'), 'one\r\ntwo\r\n\r\nfour');
+    expect(await run(readOnlyTools(fixture.root), 'read_file', { path: 'crlf.txt' })).toBe('1\tone\n2\ttwo\n3\t\n4\tfour');
+    expect(await run(readOnlyTools(fixture.root), 'grep', { pattern: '^(two|four)$', regex: true, path: 'crlf.txt' })).toBe('crlf.txt:2: two\ncrlf.txt:4: four');
+  });
+
+  it('stops at the byte budget and says the result is incomplete', async () => {
+    const lines = Array.from({ length: 2_000 }, (_, i) => `row ${i + 1}`);
+    await writeFile(path.join(fixture.root, 'rows.txt'), `${lines.join('\n')}\n`);
+    const out = await run(readOnlyTools(fixture.root, { byteBudget: 1_024, maxOutputChars: 100_000 }), 'read_file', { path: 'rows.txt' });
+    const shown = out.split('\n');
+    expect(shown.at(-1)).toBe('[read stopped after reading 1024 bytes (byte budget 1024); results may be incomplete]');
+    expect(shown.length).toBeLessThan(200);
+    expect(shown[0]).toBe('1\trow 1');
+    const grep = await run(readOnlyTools(fixture.root, { byteBudget: 1_024 }), 'grep', { pattern: 'row 1999', path: 'rows.txt' });
+    expect(grep).toBe('No matches.\n[search stopped after reading 1024 bytes (byte budget 1024); results may be incomplete]');
+  });
+
   it('cuts a single enormous line instead of sending it whole', async () => {
     await writeFile(path.join(fixture.root, 'one-line.txt'), 'y'.repeat(100_000));
     const out = await run(readOnlyTools(fixture.root), 'read_file', { path: 'one-line.txt' });
@@ -99,6 +145,17 @@ describe('grep', () => {
     expect(await run(tools, 'grep', { pattern: 'ALPHA', ignoreCase: true, path: 'src/alpha.ts' })).toBe(
       'src/alpha.ts:1: export const alpha = 1;\nsrc/alpha.ts:3: export const ALPHA_TOO = alpha + beta;',
     );
+  });
+
+  it('refuses a regular expression that can backtrack exponentially, before reading anything', async () => {
+    await expect(run(readOnlyTools(fixture.root), 'grep', { pattern: '(\\w+\\s?)+$', regex: true })).rejects.toThrow(ReadOnlyToolError);
+    await expect(run(readOnlyTools(fixture.root), 'grep', { pattern: '(x)\\1', regex: true })).rejects.toThrow(/Backreferences/);
+  });
+
+  it('says when files were skipped for size', async () => {
+    await writeFile(path.join(fixture.root, 'big.log'), `alpha\n${'z'.repeat(3 * 1024 * 1024)}`);
+    const out = await run(readOnlyTools(fixture.root), 'grep', { pattern: 'alpha', path: 'big.log' });
+    expect(out).toBe('No matches.\n[skipped 1 file over 2097152 bytes; page through them with read_file]');
   });
 
   it('reports an invalid regular expression as an error', async () => {
@@ -147,6 +204,8 @@ describe('find_files', () => {
     expect(full).toContain('[stopped at 500 files; narrow the pattern or the path]');
     const bounded = await run(readOnlyTools(fixture.root, { maxOutputChars: 500 }), 'find_files', { pattern: 'gen-' });
     expect(bounded.length).toBeLessThanOrEqual(500);
+    // The note that says the list is incomplete survives the cut.
+    expect(bounded.endsWith('\n[stopped at 500 files; narrow the pattern or the path]')).toBe(true);
   });
 });
 
@@ -156,6 +215,12 @@ describe('list_dir', () => {
       ['deep/', 'image.bin', 'link-inside@', 'link-out@', 'linkdir-out@', 'node_modules/', 'notes.md', 'src/'].join('\n'),
     );
     expect(await run(readOnlyTools(fixture.root), 'list_dir', { path: 'src' })).toBe('alpha.ts\nbeta.ts');
+  });
+
+  it('refuses a FIFO, and reading one never blocks', async () => {
+    execFileSync('mkfifo', [path.join(fixture.root, 'pipe')]);
+    await expect(run(readOnlyTools(fixture.root), 'list_dir', { path: 'pipe' })).rejects.toThrow('"pipe" is not a directory.');
+    await expect(run(readOnlyTools(fixture.root), 'find_files', { pattern: '*', path: 'pipe' })).rejects.toThrow('"pipe" is not a directory.');
   });
 
   it('refuses a file where a directory is expected', async () => {
