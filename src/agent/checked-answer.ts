@@ -1,9 +1,9 @@
+import { errorMessage } from '../util/describe.js';
 import { APIError } from '@anthropic-ai/sdk';
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { MalformedResponseError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
 import { messageProblem } from './message-shape.js';
-import { thrownText } from './thrown-text.js';
 
 /** What `checkedAnswer` needs to know about one model request. */
 export interface PendingAnswer {
@@ -33,7 +33,7 @@ export async function checkedAnswer(pending: PendingAnswer): Promise<Message> {
     const response = await pending.response().catch(() => undefined);
     // No successful response means the request itself failed: not an answer to check.
     if (response?.ok !== true) throw error;
-    throw malformed(pending, response, `its body could not be read (${thrownText(error)})`, error);
+    throw malformed(pending, response, `its body could not be read (${errorMessage(error)})`, error);
   }
   const problem = messageProblem(value);
   if (problem === undefined) return value as Message;

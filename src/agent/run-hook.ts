@@ -1,7 +1,6 @@
-import { describeValue, safeString } from '../util/describe.js';
+import { describeValue, errorMessage, safeString } from '../util/describe.js';
 import { HookError, type HookName } from './agent-errors.js';
 import type { AgentHooks, HookContext, PreToolUseDecision } from './hooks.js';
-import { thrownText } from './thrown-text.js';
 
 /**
  * Runs one hook, if set. Whatever it throws (a non-Error, a revoked proxy, an error with
@@ -14,7 +13,7 @@ export async function runHook(hooks: AgentHooks, hook: HookName, context: HookCo
     if (fn === undefined) return undefined;
     return await fn.call(hooks, context);
   } catch (error) {
-    throw new HookError(`Hook ${hook} of agent "${context.agentName}" threw: ${thrownText(error)}`, context.agentName, hook, {
+    throw new HookError(`Hook ${hook} of agent "${context.agentName}" threw: ${errorMessage(error)}`, context.agentName, hook, {
       cause: error,
     });
   }

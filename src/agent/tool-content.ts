@@ -1,4 +1,4 @@
-import { thrownText } from './thrown-text.js';
+import { errorMessage } from '../util/describe.js';
 
 /**
  * What the model gets for a tool's return value: strings as they are, anything else as JSON
@@ -13,6 +13,6 @@ export function toolContent(toolName: string, value: unknown): { content: string
     // Functions and symbols have no JSON form: say what they are rather than send nothing.
     return { content: json ?? String(value), isError: false };
   } catch (error) {
-    return { content: `Tool "${toolName}" returned a value that cannot be sent as JSON: ${thrownText(error)}`, isError: true };
+    return { content: `Tool "${toolName}" returned a value that cannot be sent as JSON: ${errorMessage(error)}`, isError: true };
   }
 }

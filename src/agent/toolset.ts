@@ -1,3 +1,4 @@
+import { errorMessage } from '../util/describe.js';
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
 import { z } from 'zod';
 import type { McpConnection } from '../mcp/mcp-connection.js';
@@ -6,7 +7,6 @@ import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
 import type { ToolEffect } from '../trajectory/observation.js';
 import { decideVerifierOutcome } from '../trajectory/verifier-outcome.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
-import { thrownText } from './thrown-text.js';
 import { toolContent } from './tool-content.js';
 
 export interface ToolOutcome {
@@ -68,7 +68,7 @@ export function localHandler(tool: Tool): ToolHandler {
       try {
         result = await tool.execute(parsed.data, context);
       } catch (error) {
-        return failure(`Tool "${tool.name}" failed: ${thrownText(error)}`);
+        return failure(`Tool "${tool.name}" failed: ${errorMessage(error)}`);
       }
       const sent = toolContent(tool.name, result);
       if (sent.isError) return failure(sent.content);

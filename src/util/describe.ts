@@ -21,10 +21,17 @@ export function describeValue(value: unknown): string {
   }
 }
 
-/** The message of anything thrown. */
+/**
+ * A readable reason for anything thrown: an Error's message (its name when the message is empty),
+ * a description when the message cannot be read, and the printed value otherwise.
+ */
 export function errorMessage(thrown: unknown): string {
-  const message = isError(thrown) ? readProperty(thrown, 'message') : thrown;
-  return typeof message === 'string' ? message : safeString(message);
+  if (!isError(thrown)) return typeof thrown === 'string' ? thrown : safeString(thrown);
+  const message = readProperty(thrown, 'message');
+  if (typeof message !== 'string') return `${describeValue(thrown)} whose message cannot be read`;
+  if (message !== '') return message;
+  const name = readProperty(thrown, 'name');
+  return typeof name === 'string' && name !== '' ? name : 'Error';
 }
 
 /** `String(value)`, or a fallback when converting throws (no `toString`, a throwing one, a revoked proxy). */
