@@ -49,7 +49,8 @@ export const text = expected<string>('a string', (v) => typeof v === 'string');
 export const nonEmptyText = expected<string>('a non-empty string', (v) => typeof v === 'string' && v.trim() !== '');
 export const flag = z.boolean({ error: 'true or false' });
 export const func = expected<(...args: never[]) => unknown>('a function', (v) => typeof v === 'function');
-export const zodSchema = expected<z.ZodType>('a zod schema (e.g. z.object({...}))', (v) =>
+// A zod 3 schema has `safeParse` but no `_zod`: the expectation names the version so the fix is plain.
+export const zodSchema = expected<z.ZodType>('a zod 4 schema (e.g. z.object({...}) from zod@^4; zod 3 schemas are not supported)', (v) =>
   hasMethods(v, 'safeParse') && '_zod' in (v as object),
 );
 

@@ -1,3 +1,4 @@
+import { assertZod4 } from './zod-version.js';
 import { assertConfig } from './assert-config.js';
 import { agentSettingsShape } from './agent-settings.schema.js';
 import { expected, isObject, nonEmptyText, strict, zodSchema } from './fields.js';
@@ -16,5 +17,6 @@ const promptConfigSchema = strict(
 
 /** `new Prompt(config)` / `createPrompt(config)`; also the copies `withUser`/`withData` make. */
 export function validatePromptConfig(config: unknown): void {
+  assertZod4();
   assertConfig(promptConfigSchema, config, () => labelOf('Prompt', config));
 }
