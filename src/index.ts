@@ -116,7 +116,7 @@ export { McpConnectionError } from './mcp/mcp-connection-error.js';
 export type { McpToolResult } from './mcp/mcp-tool-result.js';
 
 export { WorkflowTreeDebugger } from './debugger/tree-debugger.js';
-export { usageRollup } from './debugger/usage-rollup.js';
+export { usageById, usageRollup } from './debugger/usage-rollup.js';
 export { exportRun, parseRunExport, RunExportError } from './debugger/run-export.js';
 export type { TreeStats } from './debugger/stats.js';
 export type { TreeStringOptions } from './debugger/tree-string.js';

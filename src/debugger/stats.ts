@@ -15,7 +15,11 @@ export interface TreeStats {
   maxDepth: number;
   /** Tokens (and cost, when priced) of the whole tree. */
   usage: TokenUsage;
-  /** Duration of the root node, when it has run. */
+  /**
+   * Duration of the root node in whole milliseconds, when it has run. Rounded because stats are
+   * printed as they are (`JSON.stringify(getStats())`); the node's own `duration` keeps the
+   * timer's full precision.
+   */
   duration?: number;
 }
 
@@ -46,6 +50,6 @@ export function computeStats(root: WorkflowNode): TreeStats {
     if (node.usage !== null) stats.usage = addUsage(stats.usage, node.usage);
     if (node.dropped.usage !== undefined) stats.usage = addUsage(stats.usage, node.dropped.usage);
   }
-  if (root.duration !== undefined) stats.duration = root.duration;
+  if (root.duration !== undefined) stats.duration = Math.round(root.duration);
   return stats;
 }

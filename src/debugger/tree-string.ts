@@ -1,7 +1,10 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
-import { totalTokens } from '../util/usage.js';
+import { walkTree } from '../util/tree-walk.js';
+import { addUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
+import { validateTreeStringOptions } from '../validation/tree-string-options.schema.js';
+import { foldSiblings, type SiblingEntry } from './sibling-runs.js';
 import { usageRollup } from './usage-rollup.js';
 
 export const STATUS_SYMBOL: Readonly<Record<WorkflowStatus, string>> = {
@@ -17,26 +20,55 @@ export interface TreeStringOptions {
   maxChildren?: number;
   /** Show each workflow's last state snapshot (already redacted) (default true). */
   showState?: boolean;
+  /** Levels printed below the node (0: the node alone); deeper nodes are counted (default: all). */
+  maxDepth?: number;
+  /**
+   * Fold runs of finished look-alike siblings into one `× N name` line, print a token figure only
+   * where it differs from the only child's, and each `why` line once (default false).
+   */
+  compact?: boolean;
+  /** Cut lines longer than this many columns (code points) with `…` (default: no limit; min 20). */
+  width?: number;
 }
+
+type Item =
+  | { node: WorkflowNode; depth: number; prefix: string; branch: string }
+  | { run: WorkflowNode[]; prefix: string; branch: string };
 
 /** One line per node, box-drawing indentation, status symbol, kind, duration and failures. */
 export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}): string {
+  validateTreeStringOptions(options);
   const maxChildren = options.maxChildren ?? 100;
   const showState = options.showState ?? true;
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const compact = options.compact ?? false;
   const lines: string[] = [];
   const usage = usageRollup(root);
+  const whysShown = new Set<string>();
   // Iterative so a chain thousands of workflows deep prints without overflowing the stack.
-  const stack: Array<{ node: WorkflowNode; prefix: string; branch: string }> = [{ node: root, prefix: '', branch: '' }];
+  const stack: Item[] = [{ node: root, depth: 0, prefix: '', branch: '' }];
   while (stack.length > 0) {
-    const { node, prefix, branch } = stack.pop() as { node: WorkflowNode; prefix: string; branch: string };
-    lines.push(prefix + branch + describeNode(node, usage.get(node)));
+    const item = stack.pop() as Item;
+    const { prefix, branch } = item;
+    if ('run' in item) {
+      lines.push(prefix + branch + describeRun(item.run, usage));
+      continue;
+    }
+    const { node, depth } = item;
+    const cut = depth >= maxDepth && node.children.length > 0;
+    const shown = cut ? [] : node.children.slice(0, maxChildren);
+    const onlyChild = node.children.length === 1 ? shown[0] : undefined;
+    // The only child prints the same figure one line down; repeating it is noise.
+    const own = compact && onlyChild !== undefined && sameUsage(usage.get(node), usage.get(onlyChild)) ? undefined : usage.get(node);
+    lines.push(prefix + branch + describeNode(node, own));
     const childPrefix = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
     const extra: string[] = [];
     if (showState && node.stateSnapshot && Object.keys(node.stateSnapshot).length > 0) {
       extra.push(`state ${JSON.stringify(node.stateSnapshot)}`);
     }
     const why = ancestryLine(node);
-    if (why !== '') extra.push(why);
+    if (why !== '' && !(compact && whysShown.has(why))) extra.push(why);
+    whysShown.add(why);
     const checkpoint = checkpointLine(node);
     if (checkpoint !== '') extra.push(checkpoint);
     for (const event of node.events) {
@@ -46,16 +78,69 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
       }
     }
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
-    const shown = node.children.slice(0, maxChildren);
-    const hidden = node.children.length - shown.length;
+    const hidden = cut ? 0 : node.children.length - shown.length;
     if (hidden > 0) extra.push(`… ${hidden} more children`);
+    if (cut) {
+      const below = countBelow(node);
+      extra.push(`… ${below} more node${below === 1 ? '' : 's'}`);
+    }
     const hasChildren = shown.length > 0;
     for (const line of extra) lines.push(childPrefix + (hasChildren ? '│  ' : '   ') + line);
-    for (let i = shown.length - 1; i >= 0; i -= 1) {
-      stack.push({ node: shown[i] as WorkflowNode, prefix: childPrefix, branch: i === shown.length - 1 ? '└─ ' : '├─ ' });
+    const entries: SiblingEntry[] = compact ? foldSiblings(shown) : shown.map((child) => ({ node: child }));
+    for (let i = entries.length - 1; i >= 0; i -= 1) {
+      const entry = entries[i] as SiblingEntry;
+      const childBranch = i === entries.length - 1 ? '└─ ' : '├─ ';
+      stack.push('run' in entry ? { run: entry.run, prefix: childPrefix, branch: childBranch } : { node: entry.node, depth: depth + 1, prefix: childPrefix, branch: childBranch });
     }
   }
-  return lines.join('\n');
+  return options.width === undefined ? lines.join('\n') : lines.map((line) => cutToWidth(line, options.width as number)).join('\n');
+}
+
+/** `× 6 classify [step] ✓ 7.20s · 8,400 tok`: per-status counts when the run's statuses differ. */
+function describeRun(run: readonly WorkflowNode[], usage: ReadonlyMap<WorkflowNode, TokenUsage>): string {
+  const first = run[0] as WorkflowNode;
+  const counts = new Map<WorkflowStatus, number>();
+  let duration: number | undefined;
+  let total: TokenUsage | undefined;
+  for (const node of run) {
+    counts.set(node.status, (counts.get(node.status) ?? 0) + 1);
+    if (node.duration !== undefined) duration = (duration ?? 0) + node.duration;
+    const sub = usage.get(node);
+    if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);
+  }
+  const statuses = counts.size === 1 ? STATUS_SYMBOL[first.status] : [...counts].map(([status, n]) => `${n}${STATUS_SYMBOL[status]}`).join(' ');
+  let line = `× ${run.length} ${first.name} [${first.kind}] ${statuses}`;
+  if (duration !== undefined) line += ` ${formatDuration(duration)}`;
+  if (total !== undefined && totalTokens(total) > 0) {
+    line += ` · ${totalTokens(total).toLocaleString('en-US')} tok`;
+    if (total.costUsd !== undefined) line += ` $${total.costUsd.toFixed(4)}`;
+  }
+  return line;
+}
+
+function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.inputTokens === b.inputTokens &&
+    a.outputTokens === b.outputTokens &&
+    a.cacheCreationInputTokens === b.cacheCreationInputTokens &&
+    a.cacheReadInputTokens === b.cacheReadInputTokens &&
+    a.costUsd === b.costUsd
+  );
+}
+
+/** Nodes beneath `node` (not itself), counted without recursion. */
+function countBelow(node: WorkflowNode): number {
+  let count = -1;
+  for (const _ of walkTree(node)) count += 1;
+  return count;
+}
+
+/** Code points, not UTF-16 units: a symbol such as ✓ or an emoji must not be split in half. */
+function cutToWidth(line: string, width: number): string {
+  if (line.length <= width) return line;
+  const points = [...line];
+  return points.length <= width ? line : `${points.slice(0, width - 1).join('')}…`;
 }
 
 function describeNode(node: WorkflowNode, usage: TokenUsage | undefined): string {

@@ -24,3 +24,13 @@ export function usageRollup(root: WorkflowNode): Map<WorkflowNode, TokenUsage> {
   }
   return totals;
 }
+
+/**
+ * The same totals keyed by node id: ids are unique in a tree, so siblings sharing a name (six
+ * `classify` steps) stay apart, and the keys survive export and reload, unlike node objects.
+ */
+export function usageById(root: WorkflowNode): Map<string, TokenUsage> {
+  const byId = new Map<string, TokenUsage>();
+  for (const [node, usage] of usageRollup(root)) byId.set(node.id, usage);
+  return byId;
+}
