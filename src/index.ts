@@ -70,7 +70,7 @@ export { createPlanDrafter, planDraftingTools } from './goal-plans/plan-drafter.
 export type { PlanDrafterOptions } from './goal-plans/plan-drafter.js';
 export { PlanWatcher } from './goal-plans/plan-watcher.js';
 export type { PlanWatchOptions } from './goal-plans/plan-watcher.js';
-export type { CompleteGoalOptions, SignOff } from './goal-plans/complete-goal.js';
+export type { CompleteGoalOptions, JudgeSettings, SignOff } from './goal-plans/complete-goal.js';
 export {
   COMPLETE_GOAL_DESCRIPTION,
   JUDGE_SYSTEM,
