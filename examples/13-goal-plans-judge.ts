@@ -4,8 +4,8 @@
  * - a project in a temp folder with a plan file in the seed's shape (title, context, `## User voice`,
  *   `## Goals` with a subtle failure mode, a discriminator and an evidence list per goal, `## Log`,
  *   `## Learnings`) and the artifacts its evidence cites
- * - a working agent with a small local `write_evidence` tool (it fills a goal's evidence list in
- *   the plan) and `completeGoalTool(...)`, the `CompleteGoal` tool
+ * - a working agent with a small local `add_evidence` tool (`appendEvidence` adds items to a goal's
+ *   evidence list in the plan, every other byte kept) and `completeGoalTool(...)`, the `CompleteGoal` tool
  * - each CompleteGoal call runs a fresh judge agent, with its own client, that never sees the
  *   worker's conversation and can only read files under the project root
  * - goal 1: the judge rejects the first attempt (the evidence does not say how report.md was
@@ -14,6 +14,7 @@
  * - goal 2: signed off on the first attempt
  * - accepted goals are ticked `[x]` with a sign-off line in `## Log`; every sign-off is a
  *   `goalSignOff` event and a `sign-off accept/reject` line in the tree
+ * - the judge is priced like the worker (`judge: { pricing }`), so the workflow's cost includes it
  *
  * Offline by default (two scripted models: the worker's and the judge's). With ANTHROPIC_API_KEY
  * set both agents use the real API (the judge then decides for itself).
@@ -24,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import {
+  appendEvidence,
   completeGoalTool,
   createAgent,
   createPrompt,
@@ -83,29 +85,19 @@ for (const [path, content] of Object.entries(FILES)) {
 }
 const planPath = join(root, 'PLAN.md');
 
-// ---- the worker's local tool: replace a goal's evidence list in the plan -------------------------
+// ---- the worker's local tool: add items to a goal's evidence list in the plan --------------------
 
-const writeEvidence = defineTool({
-  name: 'write_evidence',
+const addEvidence = defineTool({
+  name: 'add_evidence',
   description:
-    "Replace the evidence list of a goal in PLAN.md. Each item: the source (a path or a command), a verbatim quote of what you saw, and a one-line reading.",
+    "Add items to the evidence list of a goal in PLAN.md. Each item: the source (a path or a command), a verbatim quote of what you saw, and a one-line reading.",
   effect: 'mutate',
   input: z.object({ goal: z.string().min(1), items: z.array(z.string().min(1)).min(1) }),
   execute: ({ goal, items }) => {
-    const lines = readFileSync(planPath, 'utf8').split('\n');
-    const found = findGoal(lines.join('\n'), goal); // tolerates small wording drift
-    const indent = (line = '') => line.length - line.trimStart().length;
-    const isEvidence = (line = '') => /^\s*- evidence:/.test(line);
-    // The goal's `- evidence:` sub-bullet, then the items nested under it (up to a blank line).
-    let start = found.line + 1;
-    while (start < lines.length && indent(lines[start]) > indent(lines[found.line]) && !isEvidence(lines[start])) start += 1;
-    if (!isEvidence(lines[start])) throw new Error(`goal "${found.text}" has no evidence bullet`);
-    let stop = start + 1;
-    while (stop < lines.length && lines[stop] !== '' && indent(lines[stop]) > indent(lines[start])) stop += 1;
-    const pad = ' '.repeat(indent(lines[start]));
-    lines.splice(start, stop - start, `${pad}- evidence:`, ...items.map((item) => `${pad}  - ${item}`));
-    writeFileSync(planPath, lines.join('\n'));
-    return `wrote ${items.length} evidence item(s) for "${found.text}"`;
+    // appendEvidence finds the goal despite small wording drift and keeps every other byte.
+    const plan = appendEvidence(readFileSync(planPath, 'utf8'), goal, items);
+    writeFileSync(planPath, plan);
+    return `added ${items.length} evidence item(s) for "${findGoal(plan, goal).text}"`;
   },
 });
 
@@ -119,15 +111,15 @@ const GOAL_2 = 'the summary counts only active teams';
 
 const workerClient = exampleClient([
   // goal 1, first attempt: the rows are quoted, but nothing says where report.md came from
-  toolUse('write_evidence', { goal: GOAL_1, items: [REPORT_ROWS] }, tokens(900, 80)),
+  toolUse('add_evidence', { goal: GOAL_1, items: [REPORT_ROWS] }, tokens(900, 80)),
   toolUse('CompleteGoal', { goal: GOAL_1 }, tokens(1000, 20)),
   // rejected: add the command and the saved log, then ask again
-  toolUse('write_evidence', { goal: GOAL_1, items: [REPORT_ROWS, PROVENANCE] }, tokens(1100, 110)),
+  toolUse('add_evidence', { goal: GOAL_1, items: [PROVENANCE] }, tokens(1100, 110)),
   toolUse('CompleteGoal', { goal: GOAL_1 }, tokens(1250, 20)),
   json({ done: true, note: 'goal 1 signed off after adding provenance' }, tokens(1300, 25)),
   // goal 2, in a second prompt
   toolUse(
-    'write_evidence',
+    'add_evidence',
     {
       goal: GOAL_2,
       items: [
@@ -166,22 +158,27 @@ const judgeClient = exampleClient([
 
 // ---- the agents and the workflow ------------------------------------------------------------------
 
+// One price list for both agents: the judge's tokens then carry a cost too, and roll up into the
+// step and the workflow it ran under (the tree shows the totals).
+const PRICING = { 'claude-sonnet-5-5': { inputPerMTok: 3, outputPerMTok: 15 } };
+
 let minute = 0;
 const worker = createAgent({
   name: 'worker',
-  system: 'You work through a plan file. Fill a goal\'s evidence with write_evidence, then call CompleteGoal. If it is rejected, supply what is missing and call it again.',
+  system: 'You work through a plan file. Fill a goal\'s evidence with add_evidence, then call CompleteGoal. If it is rejected, supply what is missing and call it again.',
   tools: [
     ...readOnlyTools(root),
-    writeEvidence,
+    addEvidence,
     completeGoalTool({
       planPath,
       root,
-      judge: { client: judgeClient },
+      judge: { client: judgeClient, pricing: PRICING, maxTokens: 2048 },
       // Offline, a fixed clock (five minutes per sign-off) keeps the log lines the same on every run.
       ...(online ? {} : { now: () => new Date(Date.UTC(2026, 10, 30, 10, minute++ * 5)) }),
     }),
   ],
   client: workerClient,
+  pricing: PRICING,
 });
 
 const Done = z.object({ done: z.boolean(), note: z.string() });

@@ -70,7 +70,7 @@ export { createPlanDrafter, planDraftingTools } from './goal-plans/plan-drafter.
 export type { PlanDrafterOptions } from './goal-plans/plan-drafter.js';
 export { PlanWatcher } from './goal-plans/plan-watcher.js';
 export type { PlanWatchOptions } from './goal-plans/plan-watcher.js';
-export type { CompleteGoalOptions, SignOff } from './goal-plans/complete-goal.js';
+export type { CompleteGoalOptions, JudgeSettings, SignOff } from './goal-plans/complete-goal.js';
 export {
   COMPLETE_GOAL_DESCRIPTION,
   JUDGE_SYSTEM,
@@ -84,7 +84,7 @@ export type { JudgeVerdict, ParsedVerdict } from './judge/parse-verdict.js';
 export { readOnlyTools } from './judge/read-only-tools.js';
 export type { ReadOnlyToolsOptions } from './judge/read-only-tools.js';
 export { JudgeVerdictError, PathOutsideRootError, ReadOnlyToolError } from './judge/errors.js';
-export { activeGoal, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from './plans/index.js';
+export { activeGoal, appendEvidence, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from './plans/index.js';
 export type { ParsedPlan, PlanGoal, PlanGoalStatus, PlanSection, PlanTask } from './plans/index.js';
 export { PlanGoalNotFoundError } from './plans/index.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';

@@ -4,6 +4,8 @@ import { basename, dirname, join, relative } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
+import type { Pricing } from '../agent/pricing.js';
+import type { Cache } from '../cache/cache.js';
 import { markFresh } from '../agent/fresh-start.js';
 import { currentScope } from '../core/scope.js';
 import { parseVerdict } from '../judge/parse-verdict.js';
@@ -20,10 +22,29 @@ export interface CompleteGoalOptions {
   planPath: string;
   /** The project root the judge may read (nothing outside it, nothing written, nothing run). */
   root: string;
-  /** The client and model of the judge; a fresh judge agent is made for every sign-off. */
-  judge: { client?: Anthropic; model?: string };
+  /** The judge's agent settings; a fresh judge agent is made for every sign-off. */
+  judge: JudgeSettings;
   /** Time of the sign-off log line (default now). */
   now?: () => Date;
+}
+
+/**
+ * What the judge agent is built with. Its calls mount under the step (or tool call) the sign-off
+ * runs in, so with `pricing` its tokens and cost roll up into that workflow's usage.
+ */
+export interface JudgeSettings {
+  client?: Anthropic;
+  model?: string;
+  maxTokens?: number;
+  /** Prices per model, so the judge's usage carries a cost like the worker's. */
+  pricing?: Pricing;
+  /**
+   * Reuse a judge answer for an identical request. Off by default: the request holds the plan but
+   * not the files the judge reads, so a cached verdict can outlive a change to those files.
+   */
+  enableCache?: boolean;
+  /** Where `enableCache` stores answers; default an in-memory store per judge agent. */
+  cache?: Cache;
 }
 
 /** What a sign-off decided; also the payload of the `goalSignOff` event. */
@@ -91,8 +112,7 @@ async function judge(options: CompleteGoalOptions, goal: string, plan: string, p
       system: JUDGE_SYSTEM,
       tools: readOnlyTools(options.root),
       maxTurns: 12,
-      ...(options.judge.client ? { client: options.judge.client } : {}),
-      ...(options.judge.model ? { model: options.judge.model } : {}),
+      ...judgeSettings(options.judge),
     }),
   );
   try {
@@ -105,6 +125,19 @@ async function judge(options: CompleteGoalOptions, goal: string, plan: string, p
     // A judge that cannot judge does not hold the work hostage: sign off, and say so in the log.
     return { goal, verdict: 'accept', missing: errorMessage(error).slice(0, 300), judgeFailed: true, planPath: planRel };
   }
+}
+
+/** Only the keys that are set: an explicit undefined would override the agent's defaults. */
+function judgeSettings(judge: JudgeSettings): JudgeSettings {
+  const { client, model, maxTokens, pricing, enableCache, cache } = judge;
+  return {
+    ...(client ? { client } : {}),
+    ...(model ? { model } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    ...(pricing ? { pricing } : {}),
+    ...(enableCache !== undefined ? { enableCache } : {}),
+    ...(cache ? { cache } : {}),
+  };
 }
 
 async function recordSignOff(options: CompleteGoalOptions, goal: string, signOff: SignOff): Promise<void> {

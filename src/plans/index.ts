@@ -1,4 +1,5 @@
 export { activeGoal } from './active-goal.js';
+export { appendEvidence } from './append-evidence.js';
 export { appendLog } from './append-log.js';
 export {
   DEFAULT_GOAL_MATCH_MARGIN,

@@ -1,39 +1,7 @@
-import { goalTextOf, indentWidth, matchCheckbox } from './plan-checkbox.js';
+import { BULLET, goalFields, PLACEHOLDER, type BlockLine, type GoalField } from './goal-fields.js';
+import { goalTextOf, matchCheckbox } from './plan-checkbox.js';
 import type { PlanGoal, PlanTask } from './plan-goal.js';
 import type { PlanStructure } from './plan-structure.js';
-
-type FieldKey = 'subtleFailureMode' | 'discriminator' | 'verify' | 'tasks' | 'evidence';
-
-// Models write these keys with small variations; all of them mean the same sub-bullet.
-const KEY_ALIASES: Readonly<Record<string, FieldKey>> = {
-  'subtle failure mode': 'subtleFailureMode',
-  'subtle failure modes': 'subtleFailureMode',
-  'failure mode': 'subtleFailureMode',
-  'failure modes': 'subtleFailureMode',
-  discriminator: 'discriminator',
-  verify: 'verify',
-  tasks: 'tasks',
-  task: 'tasks',
-  subtasks: 'tasks',
-  evidence: 'evidence',
-};
-
-const BULLET = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
-const KEYED = /^([A-Za-z][A-Za-z ]*?)[ \t]*:[ \t]*(.*)$/;
-// `(empty until sign-off)` and similar: a note to the reader, not evidence.
-const PLACEHOLDER = /^\(.*\)$/s;
-
-interface BlockLine {
-  readonly index: number;
-  readonly text: string;
-  readonly indent: number;
-}
-
-interface Field {
-  readonly key: FieldKey | undefined;
-  readonly inline: string;
-  readonly children: BlockLine[];
-}
 
 /**
  * Reads the goal on line `goalLine`: its sub-bullets run until the next line indented no deeper
@@ -46,8 +14,7 @@ export function readGoal(structure: PlanStructure, goalLine: number): PlanGoal |
   const text = checkbox === undefined ? undefined : goalTextOf(checkbox);
   if (checkbox === undefined || text === undefined) return undefined;
 
-  const block = goalBlock(structure, goalLine, indentWidth(line.text));
-  const fields = splitFields(block);
+  const fields = goalFields(structure, goalLine);
   const goal: { -readonly [K in keyof PlanGoal]: PlanGoal[K] } = {
     text,
     status: checkbox.status,
@@ -77,45 +44,6 @@ export function readGoal(structure: PlanStructure, goalLine: number): PlanGoal |
   return goal;
 }
 
-function goalBlock(structure: PlanStructure, goalLine: number, goalIndent: number): BlockLine[] {
-  const headingLines = new Set(structure.headings.map((h) => h.line));
-  const block: BlockLine[] = [];
-  for (let index = goalLine + 1; index < structure.foldLine; index++) {
-    const text = structure.lines[index]?.text ?? '';
-    if (headingLines.has(index)) break;
-    if (text.trim() === '') continue;
-    const indent = indentWidth(text);
-    if (indent <= goalIndent && structure.inFence[index] !== true) break;
-    block.push({ index, text, indent });
-  }
-  return block;
-}
-
-/** Groups the block by its shallowest bullets, the goal's own sub-bullets. */
-function splitFields(block: readonly BlockLine[]): Field[] {
-  const first = block.find((l) => BULLET.test(l.text));
-  if (first === undefined) return [];
-  const fieldIndent = first.indent;
-  const fields: Field[] = [];
-  let current: Field | undefined;
-  for (const line of block) {
-    const bullet = line.indent <= fieldIndent ? BULLET.exec(line.text) : null;
-    if (bullet !== null) {
-      const keyed = KEYED.exec((bullet[1] ?? '').trim());
-      const key = keyed === null ? undefined : KEY_ALIASES[normaliseKey(keyed[1] ?? '')];
-      current = { key, inline: key === undefined ? '' : (keyed?.[2] ?? '').trim(), children: [] };
-      fields.push(current);
-    } else {
-      current?.children.push(line);
-    }
-  }
-  return fields;
-}
-
-function normaliseKey(key: string): string {
-  return key.trim().toLowerCase().replace(/\s+/g, ' ');
-}
-
 function readTasks(children: readonly BlockLine[]): PlanTask[] {
   const tasks: PlanTask[] = [];
   for (const child of children) {
@@ -126,7 +54,7 @@ function readTasks(children: readonly BlockLine[]): PlanTask[] {
 }
 
 /** Each item is a nested bullet with its continuation lines; inline text counts unless a placeholder. */
-function readEvidence(field: Field): string[] {
+function readEvidence(field: GoalField): string[] {
   const items: string[][] = [];
   if (field.inline !== '' && !PLACEHOLDER.test(field.inline)) items.push([field.inline]);
   const itemIndent = field.children.find((c) => BULLET.test(c.text))?.indent;

@@ -1,18 +1,12 @@
 import { assertConfig } from './assert-config.js';
 import { agentSettingsShape, promptOverridesSchema } from './agent-settings.schema.js';
-import { nonEmptyText, numberIn, strict } from './fields.js';
+import { nonEmptyText, strict } from './fields.js';
 import { goalAncestrySchema } from './goal-ancestry.schema.js';
 import { labelOf, memberLabel } from './label.js';
 import { planWatchSchema } from './plan-watch.schema.js';
+import { pricingSchema } from './pricing.schema.js';
 import { cacheSchema, clientSchema } from './services.schema.js';
 import { trajectoryOptionsSchema } from './trajectory-options.schema.js';
-import { z } from 'zod';
-
-const price = numberIn(0, Number.MAX_VALUE);
-const modelPriceSchema = strict(
-  { inputPerMTok: price, outputPerMTok: price, cacheWritePerMTok: price.optional(), cacheReadPerMTok: price.optional() },
-  'a price like { inputPerMTok: 3, outputPerMTok: 15 }',
-);
 
 const agentConfigSchema = strict(
   {
@@ -20,7 +14,7 @@ const agentConfigSchema = strict(
     name: nonEmptyText,
     client: clientSchema.optional(),
     cache: cacheSchema.optional(),
-    pricing: z.record(z.string(), modelPriceSchema, { error: 'an object mapping model ids to prices' }).optional(),
+    pricing: pricingSchema.optional(),
     goalAncestry: goalAncestrySchema.optional(),
     trajectory: trajectoryOptionsSchema.optional(),
     plan: planWatchSchema.optional(),

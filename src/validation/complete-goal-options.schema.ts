@@ -1,12 +1,26 @@
 import { assertConfig } from './assert-config.js';
-import { func, nonEmptyText, strict } from './fields.js';
-import { clientSchema } from './services.schema.js';
+import { flag, func, integer, nonEmptyText, strict } from './fields.js';
+import { pricingSchema } from './pricing.schema.js';
+import { cacheSchema, clientSchema } from './services.schema.js';
+
+// The judge agent's settings (JudgeSettings); the same ranges as the agent config's.
+const judgeSettingsSchema = strict(
+  {
+    client: clientSchema.optional(),
+    model: nonEmptyText.optional(),
+    maxTokens: integer(1).optional(),
+    pricing: pricingSchema.optional(),
+    enableCache: flag.optional(),
+    cache: cacheSchema.optional(),
+  },
+  'an object like { client?, model?, maxTokens?, pricing?, enableCache?, cache? }',
+);
 
 const completeGoalOptionsSchema = strict(
   {
     planPath: nonEmptyText,
     root: nonEmptyText,
-    judge: strict({ client: clientSchema.optional(), model: nonEmptyText.optional() }, 'an object like { client?, model? }'),
+    judge: judgeSettingsSchema,
     now: func.optional(),
   },
   'an object like { planPath, root, judge: { client } }',
