@@ -142,7 +142,7 @@ const invalid: Case[] = [
   ['agent env a string', () => agent({ env: 'TOKEN=abc' }), /config\.env must be an object mapping names to strings, got a string\./],
   ['agent tools "x"', () => agent({ tools: 'x' }), /config\.tools must be an array of tools \(defineTool\), got "x"/],
   ['agent tools [{}]', () => agent({ tools: [{}] }), /config\.tools\[0\]\.name is required: a tool name matching/],
-  ['agent tool with a JSON schema as input', () => agent({ tools: [{ ...tool, input: { type: 'object' } }] }), /config\.tools\[0\]\.input must be a zod schema/],
+  ['agent tool with a JSON schema as input', () => agent({ tools: [{ ...tool, input: { type: 'object' } }] }), /config\.tools\[0\]\.input must be a zod 4 schema/],
   ['agent mcps {}', () => agent({ mcps: {} }), /config\.mcps must be an array of MCP server configs, got an object/],
   ['agent mcps with an unknown transport', () => agent({ mcps: [{ name: 'srv', transport: 'http' }] }), /config\.mcps\[0\]\.transport must be one of: stdio, in-process, got "http"/],
   ['agent cache {}', () => agent({ cache: {} }), /config\.cache must be a Cache store \(get, set, bust, bustPrefix and metrics methods/],
@@ -182,7 +182,7 @@ const invalid: Case[] = [
 
   // new Prompt(config)
   ['prompt user 42', () => prompt({ user: 42 }), /^Prompt: config\.user must be a non-empty string, got 42\.$/],
-  ['prompt responseFormat {}', () => prompt({ responseFormat: {} }), /config\.responseFormat must be a zod schema/],
+  ['prompt responseFormat {}', () => prompt({ responseFormat: {} }), /config\.responseFormat must be a zod 4 schema/],
   ['prompt data an array', () => prompt({ data: [1] }), /config\.data must be a plain object of JSON data, got an array of 1/],
   ['prompt name 5', () => prompt({ name: 5 }), /config\.name must be a non-empty string, got 5/],
   ['prompt temperature "hot"', () => prompt({ name: 'ask', temperature: 'hot' }), /^Prompt "ask": config\.temperature must be a number between 0 and 1, got "hot"\.$/],
