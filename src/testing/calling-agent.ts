@@ -1,4 +1,9 @@
+import { GOAL_ANCESTRY_HEADING } from '../goals/goal-ancestry.js';
 import type { RecordedRequest } from './recorded-request.js';
+
+// Sections the framework adds after the identity. When one of them comes first, the agent has no
+// `system` text of its own, and naming it by a section every agent shares would route wrongly.
+const ADDED_SECTIONS = [GOAL_ANCESTRY_HEADING, '# Lessons from a failed attempt'];
 
 /**
  * The calling agent's identity as the request shows it: the first section of its system prompt
@@ -13,5 +18,7 @@ export function callingAgent(request: RecordedRequest): string | undefined {
   if (!Array.isArray(system)) return undefined;
   const first: unknown = system[0];
   if (typeof first !== 'object' || first === null || !('text' in first) || typeof first.text !== 'string') return undefined;
-  return first.text === '' ? undefined : first.text;
+  const identity = first.text;
+  if (identity === '' || ADDED_SECTIONS.some((heading) => identity.startsWith(heading))) return undefined;
+  return identity;
 }

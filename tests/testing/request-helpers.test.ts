@@ -54,6 +54,24 @@ describe('request helpers read what an agent sent', () => {
     expect(callingAgent(await sentBy({ user: 'x' }))).toBeUndefined();
   });
 
+  it('callingAgent leaves out the goal ancestry, with or without system text', async () => {
+    const model = new ScriptedModel([json({ answer: 'a' }), json({ answer: 'b' })]);
+    const client = model.client();
+    const named = createAgent({ name: 'named', system: 'You plan.', client });
+    const bare = createAgent({ name: 'bare', client });
+    const prompt = createPrompt({ user: 'go', responseFormat: Answer });
+    const wf = createWorkflow({ name: 'goal', goal: 'Ship it' }, async (ctx) => {
+      await ctx.step('named', () => named.prompt(prompt));
+      await ctx.step('bare', () => bare.prompt(prompt));
+    });
+    await wf.run();
+    const [first, second] = model.requests;
+    expect(JSON.stringify(first?.body.system)).toContain('Ship it');
+    expect(first && callingAgent(first)).toBe('You plan.');
+    expect(JSON.stringify(second?.body.system)).toContain('Ship it');
+    expect(second && callingAgent(second)).toBeUndefined();
+  });
+
   it('toolResults lists what the agent sent back, and nothing on the first turn', async () => {
     const add = defineTool({
       name: 'add',
