@@ -11,8 +11,8 @@
  */
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, WorkflowTreeDebugger } from 'groundswell';
-import { json, toolUse } from 'groundswell/testing';
-import { assertScriptsComplete, exampleClient, promptData, tokens, toolResults } from './support/model.js';
+import { json, requestData, toolResults, toolUse } from 'groundswell/testing';
+import { assertScriptsComplete, exampleClient, tokens } from './support/model.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,7 +42,7 @@ const lookupForecast = defineTool({
 // no tool result yet → look up the prompt's city; otherwise answer from that conversation's result.
 const client = exampleClient((request) => {
   const [result] = toolResults(request);
-  if (result === undefined) return toolUse('lookup_forecast', { city: String(promptData(request).city) }, tokens(210, 24));
+  if (result === undefined) return toolUse('lookup_forecast', { city: String(requestData(request).city) }, tokens(210, 24));
   const forecast = JSON.parse(result.content) as { city: string; high: number; unit: string; rain: boolean };
   const warm = forecast.unit === 'F' ? forecast.high >= 68 : forecast.high >= 20;
   const pack = [warm ? 'sunglasses' : 'warm jacket', ...(forecast.rain ? ['umbrella'] : [])];

@@ -12,8 +12,8 @@
  */
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, WorkflowTreeDebugger, type WorkflowEvent } from 'groundswell';
-import { json, toolUse, type ScriptStep } from 'groundswell/testing';
-import { assertScriptsComplete, exampleClient, promptData, tokens, toolResults } from './support/model.js';
+import { json, requestData, route, toolResults, toolUse } from 'groundswell/testing';
+import { assertScriptsComplete, exampleClient, tokens } from './support/model.js';
 
 const TICKETS = [
   'The app crashes when I log in.',
@@ -24,28 +24,34 @@ const TICKETS = [
 
 const OWNERS: Record<string, string> = { bug: 'mobile team', feature: 'product', billing: 'finance' };
 
-// Offline answers keyed on the request: the classifier by ticket text, the summariser by turn.
+// Offline answers are routed by the calling agent (its system text), never by arrival order, since
+// the classifier's calls run concurrently: the classifier by ticket text, the summariser by turn.
 const CLASSES: Record<string, { label: 'bug' | 'feature' | 'billing'; urgency: number }> = {
   'The app crashes when I log in.': { label: 'bug', urgency: 5 },
   'Please add a dark mode.': { label: 'feature', urgency: 2 },
   'I was charged twice this month.': { label: 'billing', urgency: 4 },
 };
-const client = exampleClient((request): ScriptStep => {
-  const data = promptData(request);
-  if (typeof data.ticket === 'string') return json(CLASSES[data.ticket], tokens(95, 12));
-  const results = toolResults(request);
-  if (results.length === 0) {
-    const labels = [...new Set((data.tickets as { label: string }[]).map((t) => t.label))];
-    return toolUse(labels.map((label) => ({ name: 'find_owner', input: { label } })), tokens(240, 60));
-  }
-  return json(
-    {
-      headline: 'Login crash is the top priority',
-      actions: ['mobile team: fix the login crash', 'finance: refund the double charge', 'product: consider dark mode'],
+const client = exampleClient(
+  route({
+    byAgent: {
+      'You triage support tickets': (request) => json(CLASSES[String(requestData(request).ticket)], tokens(95, 12)),
+      'You write short action lists': (request) => {
+        if (toolResults(request).length === 0) {
+          const tickets = requestData(request, z.object({ tickets: z.array(z.object({ label: z.string() })) })).tickets;
+          const labels = [...new Set(tickets.map((t) => t.label))];
+          return toolUse(labels.map((label) => ({ name: 'find_owner', input: { label } })), tokens(240, 60));
+        }
+        return json(
+          {
+            headline: 'Login crash is the top priority',
+            actions: ['mobile team: fix the login crash', 'finance: refund the double charge', 'product: consider dark mode'],
+          },
+          tokens(330, 48),
+        );
+      },
     },
-    tokens(330, 48),
-  );
-});
+  }),
+);
 
 const classifier = createAgent({
   name: 'classifier',

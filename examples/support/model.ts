@@ -9,7 +9,7 @@
  * Not an example itself: run-all.ts only picks up `examples/NN-*.ts`.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { ResponseOptions, RecordedRequest, Responder, ScriptStep } from 'groundswell/testing';
+import type { ResponseOptions, Responder, ScriptStep } from 'groundswell/testing';
 import { ScriptedModel } from 'groundswell/testing';
 
 /** True when the examples run against the real API. */
@@ -39,30 +39,7 @@ export function assertScriptsComplete(): void {
   for (const model of scripted) model.assertComplete();
 }
 
-/** Response options reporting these token counts (and no prompt-cache tokens). */
+/** Response options reporting these token counts (the kit reports no cache tokens unless scripted). */
 export function tokens(input: number, output: number): ResponseOptions {
-  return { usage: { input_tokens: input, output_tokens: output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } };
-}
-
-/** The prompt's `data` as the agent sent it (the JSON in the first user message's `<data>` block). */
-export function promptData(request: RecordedRequest): Record<string, unknown> {
-  const match = /<data>\n([\s\S]*)\n<\/data>/.exec(request.firstUserText ?? '');
-  return match?.[1] === undefined ? {} : (JSON.parse(match[1]) as Record<string, unknown>);
-}
-
-export interface SentToolResult {
-  toolUseId: string;
-  content: string;
-  isError: boolean;
-}
-
-/** The tool results in the last user message: what the agent sent back after running tools. */
-export function toolResults(request: RecordedRequest): SentToolResult[] {
-  const last = request.body.messages?.at(-1);
-  if (last === undefined || last.role !== 'user' || typeof last.content === 'string') return [];
-  return last.content.flatMap((block) => {
-    if (block.type !== 'tool_result') return [];
-    const content = typeof block.content === 'string' ? block.content : '';
-    return [{ toolUseId: block.tool_use_id, content, isError: block.is_error === true }];
-  });
+  return { usage: { input_tokens: input, output_tokens: output } };
 }

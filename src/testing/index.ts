@@ -38,4 +38,11 @@ export type {
 } from './script-step.js';
 export type { RecordedRequest, RequestBody } from './recorded-request.js';
 export { DEFAULT_USAGE } from './message-body.js';
+export { requestData, userText } from './prompt-parts.js';
+export type { DataSchema } from './prompt-parts.js';
+export { toolResults } from './tool-results.js';
+export type { SentToolResult } from './tool-results.js';
+export { callingAgent } from './calling-agent.js';
+export { route } from './route.js';
+export type { RouteTable, RouteTarget } from './route.js';
 export { ScriptError } from './script-error.js';

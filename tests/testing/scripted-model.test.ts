@@ -88,7 +88,8 @@ describe('ScriptedModel: replies through the real SDK client', () => {
     });
     expect(reply._request_id).toBe('req_scripted_0001');
     expect(DEFAULT_USAGE.input_tokens).toBeGreaterThan(0);
-    expect(DEFAULT_USAGE.cache_read_input_tokens).toBeGreaterThan(0);
+    // Only scripted usage is reported: no prompt-cache tokens nobody asked for.
+    expect(reply.usage).toMatchObject({ cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
     model.assertComplete();
   });
 
