@@ -4,7 +4,6 @@ import { LruCacheStore } from '../cache/lru-store.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { Prompt } from '../prompt/prompt.js';
 import { describeValue } from '../util/describe.js';
-import { nextId } from '../util/ids.js';
 import { AGENT_DEFAULTS, resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
 import { CallTree } from './call-tree.js';

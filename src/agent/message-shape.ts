@@ -1,7 +1,7 @@
 import { describeValue } from '../util/describe.js';
 import { oneLine } from '../util/one-line.js';
+import { isRecord } from '../util/is-record.js';
 
-type Fields = Record<string, unknown>;
 
 /**
  * What is wrong with an API answer, or undefined when it has every field the tool loop reads:
@@ -12,7 +12,7 @@ type Fields = Record<string, unknown>;
  */
 export function messageProblem(value: unknown): string | undefined {
   if (typeof value === 'string') return `the body is text, not JSON: ${excerpt(value)}`;
-  if (!isFields(value)) return `the body is ${describeValue(value)}, not a message object`;
+  if (!isRecord(value)) return `the body is ${describeValue(value)}, not a message object`;
   if (value.type === 'error') return `the body is an error object: ${excerpt(JSON.stringify(value.error) ?? '')}`;
   if (!Array.isArray(value.content)) return '`content` is not an array';
   for (const [index, block] of value.content.entries()) {
@@ -22,7 +22,7 @@ export function messageProblem(value: unknown): string | undefined {
   if (value.stop_reason === null) return '`stop_reason` is null: the answer ended before the model finished';
   if (typeof value.stop_reason !== 'string') return '`stop_reason` is missing';
   if (typeof value.model !== 'string') return '`model` is missing';
-  if (!isFields(value.usage)) return '`usage` is missing';
+  if (!isRecord(value.usage)) return '`usage` is missing';
   for (const field of ['input_tokens', 'output_tokens'] as const) {
     if (!isCount(value.usage[field])) return `\`usage.${field}\` is not a token count`;
   }
@@ -34,17 +34,13 @@ export function messageProblem(value: unknown): string | undefined {
 }
 
 function blockProblem(block: unknown): string | undefined {
-  if (!isFields(block) || typeof block.type !== 'string') return 'is not a content block';
+  if (!isRecord(block) || typeof block.type !== 'string') return 'is not a content block';
   if (block.type === 'text' && typeof block.text !== 'string') return 'is a text block without text';
   if (block.type === 'tool_use') {
     if (typeof block.id !== 'string' || typeof block.name !== 'string') return 'is a tool_use block without id or name';
-    if (!isFields(block.input)) return 'is a tool_use block whose input is not an object';
+    if (!isRecord(block.input)) return 'is a tool_use block whose input is not an object';
   }
   return undefined;
-}
-
-function isFields(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function isCount(value: unknown): boolean {

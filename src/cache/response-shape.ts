@@ -1,3 +1,5 @@
+import { isRecord } from '../util/is-record.js';
+
 const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const;
 
 /**
@@ -16,10 +18,6 @@ export function responseProblem(data: unknown): string | undefined {
     if (!isFiniteNonNegative(usage[field])) return `\`usage.${field}\` must be a finite, non-negative number`;
   }
   return undefined;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function isFiniteNonNegative(value: unknown): value is number {

@@ -1,5 +1,6 @@
 import type { CachedResponse } from './cache.js';
-import { isFiniteNonNegative, isRecord, responseProblem } from './response-shape.js';
+import { isFiniteNonNegative, responseProblem } from './response-shape.js';
+import { isRecord } from '../util/is-record.js';
 
 /** What one file of a `FileCacheStore` holds. The key is kept so `bustPrefix` can match and a misplaced file is caught. */
 export interface StoredEntry {

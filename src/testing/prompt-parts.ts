@@ -1,4 +1,5 @@
 import type { RecordedRequest } from './recorded-request.js';
+import { isRecord } from '../util/is-record.js';
 
 /** Anything with a zod-style `parse`, so the kit does not tie callers to one zod version. */
 export interface DataSchema<T> {
@@ -34,7 +35,7 @@ function parseData(firstUserText: string | undefined): Record<string, unknown> {
   if (json === undefined) return {};
   try {
     const parsed: unknown = JSON.parse(json);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return isRecord(parsed) ? parsed : {};
   } catch {
     // Only a prompt whose own text ends in a look-alike block gets here; it carried no data.
     return {};

@@ -1,4 +1,5 @@
 import type { MessageCreateParamsBase, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import { isRecord } from '../util/is-record.js';
 
 /**
  * The parsed JSON body. Typed as Messages API params for convenient assertions, but every field
@@ -84,7 +85,7 @@ function parseBody(raw: string | undefined): RequestBody {
 }
 
 function isRequestBody(value: unknown): value is RequestBody {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isRecord(value);
 }
 
 // The body is whatever the caller sent, so every level is checked rather than trusted.

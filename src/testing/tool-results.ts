@@ -1,4 +1,5 @@
 import type { RecordedRequest } from './recorded-request.js';
+import { isRecord } from '../util/is-record.js';
 
 /** One tool result the agent sent back to the model. */
 export interface SentToolResult {
@@ -36,6 +37,3 @@ function contentText(content: unknown): string {
   return parts.join('\n');
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

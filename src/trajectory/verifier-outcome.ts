@@ -1,5 +1,6 @@
 import type { VerifierOutcome } from '../types/trajectory.js';
 import { readRunnerOutput } from './runner-output.js';
+import { isRecord } from '../util/is-record.js';
 
 const OUTCOMES: ReadonlySet<unknown> = new Set<VerifierOutcome>(['passed', 'failed', 'unknown']);
 /** A string result longer than this is not tried as JSON (it is read as text). */
@@ -77,7 +78,7 @@ function jsonObject(text: string): Record<string, unknown> | undefined {
   if (!trimmed.startsWith('{') || trimmed.length > JSON_CHARS) return undefined;
   try {
     const parsed: unknown = JSON.parse(trimmed);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { closestKey } from './closest-key.js';
+import { isRecord } from '../util/is-record.js';
 
 /*
  * Building blocks of the config schemas. Each leaf carries its expectation as its zod error
@@ -36,9 +37,7 @@ function quoted(key: string): string {
   return JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key);
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord as isObject };
 
 export function hasMethods(value: unknown, ...names: string[]): boolean {
   return (typeof value === 'object' || typeof value === 'function') && value !== null &&
