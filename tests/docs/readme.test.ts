@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type { SnippetOutcome } from './run-snippets.js';
 
 // The README's TypeScript snippets are documentation users copy: each must type-check and run.
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,16 +32,25 @@ describe('README snippets', () => {
     expect(snippets.length).toBeGreaterThanOrEqual(5);
   });
 
+  // Both child processes start at once and run while the tests below wait on them.
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const typeCheck = run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: root });
+  typeCheck.catch(() => undefined);
+  const outFile = join(dir, 'outcomes.json');
+  const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+  const runner = fileURLToPath(new URL('./run-snippets.ts', import.meta.url));
+  const ran = run(process.execPath, [tsx, '--tsconfig', join(root, 'tsconfig.json'), runner, outFile, ...files], {
+    cwd: root,
+  }).then(() => new Map((JSON.parse(readFileSync(outFile, 'utf8')) as SnippetOutcome[]).map((o) => [o.file, o])));
+  ran.catch(() => undefined);
+
   it('type-check', async () => {
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    await expect(run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: root })).resolves.toBeDefined();
-  }, 60_000);
+    await expect(typeCheck).resolves.toBeDefined();
+  }, 90_000);
 
   it.each(files.map((file, i) => [i + 1, file] as const))('snippet %i runs', async (_n, file) => {
-    const tsx = join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-    const { stderr } = await run(process.execPath, [tsx, '--tsconfig', join(root, 'tsconfig.json'), file], {
-      cwd: root,
-    });
-    expect(stderr).toBe('');
-  }, 60_000);
+    const outcome = (await ran).get(file);
+    expect(outcome?.error).toBe('');
+    expect(outcome?.stderr).toBe('');
+  }, 90_000);
 });
