@@ -7,8 +7,11 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    // Test files share a worker's module cache instead of re-importing the library for every
+    // file: that import was most of the suite's time (decision 0025). Tests own their state.
+    isolate: false,
     include: ['tests/**/*.test.ts'],
     env: { GROUNDSWELL_DECORATOR_MODE: 'tc39' },
-    typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+    typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.typecheck.json' },
   },
 });

@@ -8,6 +8,9 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    // Test files share a worker's module cache instead of re-importing the library for every
+    // file: that import was most of the suite's time (decision 0025). Tests own their state.
+    isolate: false,
     name: 'legacy-decorators',
     include: ['tests/decorators/**/*.test.ts'],
     env: { GROUNDSWELL_DECORATOR_MODE: 'legacy' },
