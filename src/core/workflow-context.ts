@@ -34,6 +34,11 @@ export interface WorkflowContext {
   spawnAll<const W extends readonly Workflow[]>(children: W, options?: FanOutOptions & { settle?: 'throw' }): Promise<WorkflowResults<W>>;
   /** `settle: 'all'`: every child runs; resolves to each child's outcome (a failure rejects nothing). */
   spawnAll<W extends Workflow>(children: readonly W[], options: FanOutOptions & { settle: 'all' }): Promise<Array<ChildOutcome<W>>>;
+  /** Options whose `settle` is not known statically: either shape. */
+  spawnAll<const W extends readonly Workflow[]>(
+    children: W,
+    options?: FanOutOptions,
+  ): Promise<WorkflowResults<W> | Array<ChildOutcome<W[number]>>>;
   /**
    * `fn(item, index)` for every item (`concurrency` at a time, in order; default all at once),
    * resolving to the values in input order: `ctx.map(files, (f) => ctx.step(f, () => read(f)), {
@@ -50,6 +55,11 @@ export interface WorkflowContext {
     fn: (item: T, index: number) => R | PromiseLike<R>,
     options: FanOutOptions & { settle: 'all' },
   ): Promise<Array<ItemOutcome<T, Awaited<R>>>>;
+  map<T, R>(
+    items: readonly T[],
+    fn: (item: T, index: number) => R | PromiseLike<R>,
+    options?: FanOutOptions,
+  ): Promise<Array<Awaited<R>> | Array<ItemOutcome<T, Awaited<R>>>>;
   /** The value of the last agent call that succeeded in this workflow (after any replacement). */
   readonly lastPromptResult: unknown;
   /**
