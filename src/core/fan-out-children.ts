@@ -8,8 +8,8 @@ import type { Workflow } from './workflow.js';
 
 /**
  * Runs attached `children` of `workflow` as `plan` says (a `@Task` with a limit or `settle`, and
- * `ctx.spawnAll`). A child a cancel kept from starting is never run: its outcome is a
- * `WorkflowCancelledError` (its node is already `cancelled`, by the cancel's cascade).
+ * `ctx.spawnAll`). A child a cancel kept from starting is never run: it ends `cancelled` and its
+ * outcome is a `WorkflowCancelledError`.
  */
 export function runChildren(
   workflow: Workflow,
@@ -38,8 +38,11 @@ export function childOutcomes<W extends Workflow>(children: readonly W[], outcom
 }
 
 function cancelledBeforeStart(workflow: Workflow, child: Workflow): WorkflowCancelledError {
+  const reason = workflow.cancellation ?? 'cancelled';
+  // A child attached after the cancel missed its cascade: it ends cancelled like its siblings.
+  if (!child.isCancelled) child.cancel(reason);
   const error = new WorkflowCancelledError(
-    `Workflow "${child.name}" was cancelled before it started (${workflow.cancellation ?? 'cancelled'}).`,
+    `Workflow "${child.name}" was cancelled before it started (${reason}).`,
     child.errorDetails(child.treeNode, workflow.signal.reason),
   );
   child.lastOutcome = { status: 'rejected', error };

@@ -12,6 +12,7 @@ import {
 } from 'groundswell';
 import { flush } from '../support/core-helpers.js';
 import { childNamed } from '../support/decorators-helpers.js';
+import { deferred } from '../support/deferred.js';
 import { eventsOfType, record } from '../support/events.js';
 import { Gates } from '../support/gates.js';
 
@@ -247,6 +248,28 @@ describe('cancelling a @Task fan-out', () => {
     expect(childNamed(wf.node, 'spawn').status).toBe('cancelled');
     // The workflow itself stays cancelled: its next run is refused.
     await expect(wf.run()).rejects.toBeInstanceOf(WorkflowCancelledError);
+  });
+
+  it("settle: 'all': children returned after the cancel never start and end cancelled too", async () => {
+    const gates = new Gates(3);
+    const children = jobs(gates);
+    const bodyWaits = deferred();
+    class Late extends Workflow {
+      @Task({ concurrent: true, settle: 'all' }) async spawn(): Promise<Job[]> {
+        await bodyWaits.promise;
+        return children;
+      }
+    }
+    const wf = new Late('late');
+    const task = settled(wf.spawn());
+    wf.cancel('too late');
+    bodyWaits.resolve();
+    expect((await task).value).toBe(children);
+    expect(gates.started).toEqual([]);
+    expect(children.map((c) => c.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    for (const outcome of children.map(outcomeOf)) {
+      expect(outcome.status === 'rejected' && outcome.error).toBeInstanceOf(WorkflowCancelledError);
+    }
   });
 
   it('by default: the task rejects with WorkflowCancelledError and starts nothing more', async () => {
