@@ -1,7 +1,8 @@
 /**
  * Example 4: workflows inside workflows.
  *
- * - a class parent whose @Task({ concurrent: true }) returns child workflows to run in parallel
+ * - a class parent whose @Task({ concurrent: true }) returns child workflows to run in parallel,
+ *   reading each child's run() result with resultOf (typed from the child's run())
  * - a child attached through the constructor's parent argument
  * - a functional parent that runs children with ctx.spawnWorkflow
  * - one observer per root counting events per workflow: children's events reach their root
@@ -13,6 +14,7 @@
 import {
   createWorkflow,
   ObservedState,
+  resultOf,
   Step,
   Task,
   Workflow,
@@ -67,6 +69,7 @@ class Indexer extends Workflow {
 class Crawler extends Workflow {
   @ObservedState() pages = 0;
   indexer: Indexer | undefined;
+  fetchedBytes: number[] = [];
 
   // The returned workflows are attached under this task's node and run at the same time; the
   // task ends once every child has settled, so it takes about as long as the slowest (30ms).
@@ -85,6 +88,8 @@ class Crawler extends Workflow {
 
   override async run(): Promise<void> {
     const fetched = await this.fetchAll();
+    // The task resolves to the children; resultOf gives each one's run() value (number[] here).
+    this.fetchedBytes = fetched.map(resultOf);
     await this.index(fetched);
   }
 }
@@ -117,6 +122,7 @@ const crawler = new Crawler();
 const crawlerCounts = countEvents(crawler);
 await crawler.run();
 console.log('== 1. class parent with a concurrent task ==');
+console.log(`bytes per child, from resultOf: ${crawler.fetchedBytes.join(', ')}`);
 printCounts('events seen by Crawler observer', crawlerCounts);
 console.log(new WorkflowTreeDebugger(crawler).toTreeString());
 

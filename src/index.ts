@@ -13,6 +13,9 @@ export type { RetentionOptions } from './core/retention.js';
 export type { ErrorMergeStrategy } from './core/error-merge.js';
 export type { RetryOptions, StepOptions } from './core/run-step.js';
 export type { TaskOptions, TaskResult } from './core/run-task.js';
+export { outcomeOf, resultOf } from './core/child-outcome.js';
+export type { ChildOutcome, WorkflowResult, WorkflowResults } from './core/child-outcome.js';
+export type { FanOutOptions, ItemOutcome, SettleMode } from './core/fan-out.js';
 export { REDACTED } from './core/state.js';
 
 export { Step } from './decorators/step.js';

@@ -2,6 +2,8 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import { mergeErrors, type ErrorMergeStrategy } from './error-merge.js';
 import { recordFailure } from './failure.js';
+import { runChildren } from './fan-out-children.js';
+import type { SettleMode } from './fan-out.js';
 import { runInScope } from './scope.js';
 import { TreeNode } from './tree-node.js';
 import { Workflow } from './workflow.js';
@@ -10,7 +12,16 @@ export interface TaskOptions {
   name?: string;
   /** Run the returned workflows at the same time (default: one after another). */
   concurrent?: boolean;
-  /** Overrides the workflow's `errorMergeStrategy` for this task. */
+  /** With `concurrent: true`: at most this many children run at once, started in order (default: all). */
+  concurrency?: number;
+  /**
+   * `'throw'` (default): a failed child fails the task (after the started siblings settled; no
+   * further child starts). `'all'`: every child runs and the task completes whatever they do;
+   * read each one's outcome with `(await this.task()).map(outcomeOf)`. A failed child still ends
+   * `failed` in the tree, with its error event; the task node does not.
+   */
+  settle?: SettleMode;
+  /** Overrides the workflow's `errorMergeStrategy` for this task (not with `settle: 'all'`). */
   errorMergeStrategy?: ErrorMergeStrategy;
 }
 
@@ -45,7 +56,14 @@ export async function runTask<R extends TaskResult>(
     runInScope(scope, () => {
       for (const child of children) if (child.parent !== workflow) workflow.attachChild(child);
     });
-    if (concurrent) {
+    if (options.settle === 'all' || options.concurrency !== undefined) {
+      await runChildren(workflow, node, children, {
+        limit: concurrent ? (options.concurrency ?? Number.POSITIVE_INFINITY) : 1,
+        settle: options.settle ?? 'throw',
+        label: `task "${name}"`,
+        strategy: options.errorMergeStrategy ?? workflow.config.errorMergeStrategy,
+      });
+    } else if (concurrent) {
       const failures: unknown[] = [];
       await Promise.all(children.map((child) => child.run().catch((error: unknown) => void failures.push(error))));
       if (failures.length > 0) {
@@ -55,7 +73,9 @@ export async function runTask<R extends TaskResult>(
     } else {
       for (const child of children) await child.run();
     }
-    workflow.throwIfCancelled(node);
+    // Settling all means resolving with the children even after a cancel (the queued ones carry
+    // WorkflowCancelledError); the workflow's next step or run() still throws it.
+    if (options.settle !== 'all') workflow.throwIfCancelled(node);
     node.finish('completed', clock.now());
     return produced;
   } catch (thrown) {

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors/groundswell-error.js';
+import type { WorkflowCancelledError } from '../errors/workflow-error.js';
 import { recordFailure } from './failure.js';
 import { currentScope, mustYield, runInScope } from './scope.js';
 import type { Workflow } from './workflow.js';
@@ -21,11 +22,18 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   addRunSecrets(workflow, ownRedactedValues(workflow));
   const node = workflow.treeNode;
   const what = `Workflow "${workflow.name}"`;
-  workflow.throwIfCancelled(node);
+  try {
+    workflow.throwIfCancelled(node);
+  } catch (refused) {
+    // Refused before it started (a queued child of a cancelled fan-out): still this run's outcome.
+    workflow.lastOutcome = { status: 'rejected', error: refused as WorkflowCancelledError };
+    throw refused;
+  }
   // A child's run is work of its parent, like a step: the parent does not settle (even after a
   // fast failure of a Promise.all) before every child it started has.
   const owner = workflow.parent;
   owner?.beginWork();
+  workflow.lastOutcome = undefined;
   const startedAt = workflow.clock.now();
   node.start(startedAt);
   workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
@@ -35,11 +43,13 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
     await workflow.whenIdle();
     workflow.throwIfCancelled(node);
     node.finish('completed', workflow.clock.now());
+    workflow.lastOutcome = { status: 'fulfilled', value: result };
     return result;
   } catch (thrown) {
     await workflow.whenIdle();
     const error = recordFailure(workflow, node, thrown, what);
     node.finish(workflow.isCancelled ? 'cancelled' : 'failed', workflow.clock.now());
+    workflow.lastOutcome = { status: 'rejected', error };
     throw error;
   } finally {
     try {

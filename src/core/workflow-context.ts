@@ -9,6 +9,9 @@ import type { Agent } from '../agent/agent.js';
 import type { Prompt } from '../prompt/prompt.js';
 import { guidanceAt } from '../reflection/guidance.js';
 import { currentScope, runInScope } from './scope.js';
+import type { ChildOutcome, WorkflowResults } from './child-outcome.js';
+import { mapItems, spawnAll } from './context-fan-out.js';
+import type { FanOutOptions, ItemOutcome } from './fan-out.js';
 
 /** What a functional workflow's executor receives. */
 export interface WorkflowContext {
@@ -23,6 +26,40 @@ export interface WorkflowContext {
   step<R>(name: string, fn: () => R | Promise<R>, options?: Omit<StepOptions, 'name'>): Promise<Awaited<R>>;
   /** Attaches `child` under the current node (if it is not already a child) and runs it. */
   spawnWorkflow<R>(child: Workflow<R>): Promise<R>;
+  /**
+   * Attaches every child under the current node, then runs them (`concurrency` at a time, in
+   * order; default all at once) and resolves to their run results, typed and in input order. A
+   * failure rejects once the started children settled, and no further child starts.
+   */
+  spawnAll<const W extends readonly Workflow[]>(children: W, options?: FanOutOptions & { settle?: 'throw' }): Promise<WorkflowResults<W>>;
+  /** `settle: 'all'`: every child runs; resolves to each child's outcome (a failure rejects nothing). */
+  spawnAll<W extends Workflow>(children: readonly W[], options: FanOutOptions & { settle: 'all' }): Promise<Array<ChildOutcome<W>>>;
+  /** Options whose `settle` is not known statically: either shape. */
+  spawnAll<const W extends readonly Workflow[]>(
+    children: W,
+    options?: FanOutOptions,
+  ): Promise<WorkflowResults<W> | Array<ChildOutcome<W[number]>>>;
+  /**
+   * `fn(item, index)` for every item (`concurrency` at a time, in order; default all at once),
+   * resolving to the values in input order: `ctx.map(files, (f) => ctx.step(f, () => read(f)), {
+   * concurrency: 4 })`. A failure rejects once the started ones settled; nothing new starts.
+   */
+  map<T, R>(
+    items: readonly T[],
+    fn: (item: T, index: number) => R | PromiseLike<R>,
+    options?: FanOutOptions & { settle?: 'throw' },
+  ): Promise<Array<Awaited<R>>>;
+  /** `settle: 'all'`: every item runs; resolves to each item's outcome. */
+  map<T, R>(
+    items: readonly T[],
+    fn: (item: T, index: number) => R | PromiseLike<R>,
+    options: FanOutOptions & { settle: 'all' },
+  ): Promise<Array<ItemOutcome<T, Awaited<R>>>>;
+  map<T, R>(
+    items: readonly T[],
+    fn: (item: T, index: number) => R | PromiseLike<R>,
+    options?: FanOutOptions,
+  ): Promise<Array<Awaited<R>> | Array<ItemOutcome<T, Awaited<R>>>>;
   /** The value of the last agent call that succeeded in this workflow (after any replacement). */
   readonly lastPromptResult: unknown;
   /**
@@ -83,6 +120,9 @@ export function createContext(workflow: Workflow): WorkflowContext {
       }
       return value;
     },
+    spawnAll: ((children: unknown, options?: FanOutOptions) => spawnAll(workflow, children, options)) as WorkflowContext['spawnAll'],
+    map: ((items: readonly unknown[], fn: (item: unknown, index: number) => unknown, options?: FanOutOptions) =>
+      mapItems(workflow, items, fn, options)) as WorkflowContext['map'],
     async spawnWorkflow(child) {
       if (!(child instanceof Workflow)) {
         throw new UsageError(`ctx.spawnWorkflow needs a Workflow, got ${describeValue(child)}.`);

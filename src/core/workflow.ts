@@ -17,6 +17,7 @@ import type { WorkflowReflectionOptions } from '../reflection/step-reflection.js
 import { WorkflowLogger } from './logger.js';
 import { ObserverHub } from './observer-hub.js';
 import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
+import type { RunOutcome } from './run-outcome.js';
 import { currentScope } from './scope.js';
 import { captureState } from './state.js';
 import { addRunSecrets, carryRunSecrets, maskForRun } from '../secrets/run-secrets.js';
@@ -81,6 +82,8 @@ export class Workflow<T = unknown> {
   private activeWork = 0;
   /** @internal The last agent call that succeeded inside this workflow (for replaceLastPromptResult). */
   lastPromptCall: { node: TreeNode; value: unknown } | undefined = undefined;
+  /** @internal How the last run ended (see `resultOf`); undefined before the first one settles. */
+  lastOutcome: RunOutcome<T> | undefined = undefined;
   private idleWaiters: Array<() => void> | null = null;
   // The child list is compacted in batches like node lists: finished children whose nodes
   // retention pruned are forgotten, so a parent spawning in a loop stays bounded and linear.
@@ -164,6 +167,11 @@ export class Workflow<T = unknown> {
 
   get isCancelled(): boolean {
     return this.cancelReason !== undefined;
+  }
+
+  /** @internal The reason given to `cancel()` (of this workflow or an ancestor), if it was cancelled. */
+  get cancellation(): string | undefined {
+    return this.cancelReason;
   }
 
   /** @internal */

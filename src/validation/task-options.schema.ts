@@ -1,14 +1,31 @@
+import { UsageError } from '../errors/groundswell-error.js';
 import { assertConfig } from './assert-config.js';
 import { errorMergeSchema } from './error-merge.schema.js';
+import { concurrencyField, settleField } from './fan-out-options.schema.js';
 import { flag, nonEmptyText, strict } from './fields.js';
 import { memberLabel } from './label.js';
 
 const taskOptionsSchema = strict(
-  { name: nonEmptyText.optional(), concurrent: flag.optional(), errorMergeStrategy: errorMergeSchema.optional() },
+  {
+    name: nonEmptyText.optional(),
+    concurrent: flag.optional(),
+    concurrency: concurrencyField.optional(),
+    settle: settleField.optional(),
+    errorMergeStrategy: errorMergeSchema.optional(),
+  },
   'an object of task options',
 );
 
 /** `@Task(options)`, once at decoration. */
 export function validateTaskOptions(options: unknown, name: unknown): void {
-  assertConfig(taskOptionsSchema, options, memberLabel('@Task', name), 'options');
+  const label = memberLabel('@Task', name);
+  assertConfig(taskOptionsSchema, options, label, 'options');
+  const { concurrent, concurrency, settle, errorMergeStrategy } = (options ?? {}) as Record<string, unknown>;
+  // Combinations that would be silently ignored are refused, like unknown keys.
+  if (concurrency !== undefined && concurrent !== true) {
+    throw new UsageError(`${label}: options.concurrency needs concurrent: true (without it the children run one at a time).`);
+  }
+  if (settle === 'all' && errorMergeStrategy !== undefined) {
+    throw new UsageError(`${label}: options.errorMergeStrategy has no effect with settle: "all" (no failure is thrown to merge); leave one out.`);
+  }
 }
