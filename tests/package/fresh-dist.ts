@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { runProcess, npmCommand } from './run-process.js';
 
 /** What tsup reads: a change to any of these makes dist/ stale. */
@@ -41,7 +41,7 @@ export function distStaleness(root: string): string | undefined {
   const oldest = Math.min(...outputs.map((file) => statSync(join(root, file)).mtimeMs));
   const inputs = BUILD_INPUTS.filter((input) => existsSync(join(root, input))).map((input) => newestMtime(join(root, input)));
   const newer = inputs.find((input) => input.mtime > oldest);
-  return newer === undefined ? undefined : `${newer.file.slice(root.length + 1)} is newer than dist/`;
+  return newer === undefined ? undefined : `${relative(root, newer.file)} is newer than dist/`;
 }
 
 /**
