@@ -1,7 +1,25 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type TsupPlugin = NonNullable<Options['plugins']>[number];
+
+/**
+ * The CommonJS build loads on-demand chunks (the MCP runtime) with `require`, not `import()`:
+ * runners that evaluate CommonJS in a vm without ESM support (Jest's default) reject `import()`.
+ * Runs before tsup turns the chunk into CommonJS, which leaves `require` calls as they are.
+ */
+const requireChunksInCjs: TsupPlugin = {
+  name: 'require-chunks-in-cjs',
+  renderChunk(code, info) {
+    if (this.format !== 'cjs') return undefined;
+    const rewritten = code.replace(/\bimport\((["']\.\/[\w.-]+\.cjs["'])\)/g, 'Promise.resolve().then(() => require($1))');
+    if (/\bimport\(/.test(rewritten)) throw new Error(`${info.path}: an import() the CommonJS build cannot rewrite`);
+    // The line map shifts by a few columns on the rewritten line only, so the esbuild map is kept.
+    return rewritten === code ? undefined : { code: rewritten };
+  },
+};
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', mcp: 'src/mcp/index.ts' },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },
   tsconfig: 'tsconfig.build.json',
@@ -9,7 +27,9 @@ export default defineConfig({
   platform: 'node',
   sourcemap: true,
   clean: true,
-  // Shared chunks: groundswell/testing must use the same error classes as groundswell.
+  // Shared chunks: groundswell/testing and groundswell/mcp must use the same error classes as
+  // groundswell, and the MCP code an agent loads on demand must be the one groundswell/mcp exports.
   splitting: true,
   treeshake: true,
+  plugins: [requireChunksInCjs],
 });

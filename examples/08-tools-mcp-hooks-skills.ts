@@ -21,11 +21,11 @@ import {
   createPrompt,
   createWorkflow,
   defineTool,
-  MCP_ENV_META_KEY,
   WorkflowTreeDebugger,
   type AgentHooks,
   type Skill,
 } from 'groundswell';
+import { MCP_ENV_META_KEY } from 'groundswell/mcp';
 import { json, toolUse } from 'groundswell/testing';
 import { assertScriptsComplete, exampleClient, tokens } from './support/model.js';
 

@@ -105,18 +105,7 @@ export type { CacheKeyInput } from './cache/cache-key.js';
 export { schemaHash } from './cache/schema-hash.js';
 export { canonicalJson } from './cache/canonical-json.js';
 
-export { MCP_SERVER_NAME, mcpIdentity, validateMcpConfig } from './mcp/mcp-config.js';
-export type {
-  InProcessMcpServerConfig,
-  McpIdentity,
-  McpServerConfig,
-  McpToolIdentity,
-  StdioMcpServerConfig,
-} from './mcp/mcp-config.js';
-export { connectMcp, MCP_ENV_META_KEY } from './mcp/mcp-connection.js';
-export type { ConnectMcpOptions, McpConnection, McpToolDescriptor } from './mcp/mcp-connection.js';
-export { McpConnectionError } from './mcp/mcp-connection-error.js';
-export type { McpToolResult } from './mcp/mcp-tool-result.js';
+// MCP (connectMcp, server config types, McpConnectionError) is the `groundswell/mcp` entry.
 
 export { WorkflowTreeDebugger } from './debugger/tree-debugger.js';
 export { usageById, usageRollup } from './debugger/usage-rollup.js';

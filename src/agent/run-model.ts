@@ -8,7 +8,8 @@ import type {
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Middleware } from '@anthropic-ai/sdk';
-import { connectMcp, type McpConnection } from '../mcp/mcp-connection.js';
+import { loadMcpRuntime } from '../mcp/load-mcp-runtime.js';
+import type { McpConnection } from '../mcp/mcp-connection.js';
 import { groundCheckpoint } from '../trajectory/grounding.js';
 import { compactMessages } from '../trajectory/compaction.js';
 import { errorMessage } from '../util/describe.js';
@@ -33,11 +34,14 @@ const TREE_OUTPUT_LIMIT = 2_000;
 export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   const connections: McpConnection[] = [];
   try {
-    for (const server of call.settings.mcps) {
-      const started = call.tree.now();
-      const connection = await connectMcp(server, { env: call.settings.env, signal: call.tree.signal, clientName: call.agentName });
-      connections.push(connection);
-      call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'connected', duration: call.tree.now() - started });
+    if (call.settings.mcps.length > 0) {
+      const { connectMcp } = await loadMcpRuntime();
+      for (const server of call.settings.mcps) {
+        const started = call.tree.now();
+        const connection = await connectMcp(server, { env: call.settings.env, signal: call.tree.signal, clientName: call.agentName });
+        connections.push(connection);
+        call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'connected', duration: call.tree.now() - started });
+      }
     }
     const handlers = indexHandlers([...call.settings.tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
     return await toolLoop(call, handlers);

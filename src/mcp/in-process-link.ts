@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { errorMessage } from '../util/describe.js';
+import type { McpServerLike } from './mcp-config.js';
 import { McpConnectionError } from './mcp-connection-error.js';
 import type { McpClientInfo, McpLink } from './mcp-link.js';
 
@@ -30,7 +31,9 @@ interface SharedLink extends LinkState {
 
 const links = new WeakMap<McpServer, SharedLink>();
 
-export async function acquireInProcessLink(server: McpServer, name: string, clientInfo: McpClientInfo): Promise<McpLink> {
+export async function acquireInProcessLink(handle: McpServerLike, name: string, clientInfo: McpClientInfo): Promise<McpLink> {
+  // The config is typed by shape to keep the SDK out of the public types; validation checked it.
+  const server = handle as McpServer;
   for (;;) {
     const existing = links.get(server);
     if (existing?.closing) {

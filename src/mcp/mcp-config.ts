@@ -1,10 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AnySchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { normalizeObjectSchema } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { assertConfig } from '../validation/assert-config.js';
 import { labelOf } from '../validation/label.js';
 import { MCP_SERVER_NAME, mcpServerConfigSchema } from '../validation/mcp-server-config.schema.js';
+
+// Nothing here imports the MCP SDK: these types reach the root entry through AgentSettings, and
+// the SDK's declaration files fail CommonJS projects under `node16`.
 
 /** An MCP server run as a child process, spoken to over its stdin/stdout. */
 export interface StdioMcpServerConfig {
@@ -17,39 +16,24 @@ export interface StdioMcpServerConfig {
   readonly env?: Readonly<Record<string, string>>;
 }
 
+/**
+ * What groundswell needs of the MCP SDK's `McpServer` (`server/mcp.js`), declared by shape so these
+ * types need no SDK; any `McpServer` fits. `connect` takes the SDK's transport.
+ */
+export interface McpServerLike {
+  connect(transport: never): Promise<void>;
+  close(): Promise<void>;
+  readonly server: object;
+}
+
 /** An `McpServer` living in this process, linked to the client by an in-memory transport. */
 export interface InProcessMcpServerConfig {
   readonly name: string;
   readonly transport: 'in-process';
-  readonly server: McpServer;
+  readonly server: McpServerLike;
 }
 
 export type McpServerConfig = StdioMcpServerConfig | InProcessMcpServerConfig;
-
-/** What the model would be shown for one in-process tool, as plain JSON. */
-export interface McpToolIdentity {
-  readonly name: string;
-  readonly description: string | null;
-  readonly inputSchema: Record<string, unknown>;
-}
-
-/** JSON-safe data that changes whenever what the model sees of a server could change (a cache-key part). */
-export type McpIdentity =
-  | {
-      readonly name: string;
-      readonly transport: 'stdio';
-      readonly command: string;
-      readonly args: readonly string[];
-      readonly cwd: string | null;
-      /** Keys only: values are often secrets and must never end up in a cache key or a log. */
-      readonly envKeys: readonly string[];
-    }
-  | {
-      readonly name: string;
-      readonly transport: 'in-process';
-      /** Null when the server's tool registry could not be read (a different SDK build). */
-      readonly tools: readonly McpToolIdentity[] | null;
-    };
 
 export { MCP_SERVER_NAME };
 
@@ -58,70 +42,4 @@ export function validateMcpConfig<C extends McpServerConfig>(config: C): C {
   // Configs often come from plain JS or JSON files, so nothing about the shape is trusted.
   assertConfig(mcpServerConfigSchema, config, () => labelOf('MCP server', config));
   return config;
-}
-
-/**
- * Data identifying a server for a cache key. Stdio: how it is started, with env keys but never env
- * values. In-process: the name and each registered tool's name, description and input schema, so
- * editing a tool invalidates cached answers.
- */
-export function mcpIdentity(config: McpServerConfig): McpIdentity {
-  validateMcpConfig(config);
-  if (config.transport === 'stdio') {
-    return {
-      name: config.name,
-      transport: 'stdio',
-      command: config.command,
-      args: [...(config.args ?? [])],
-      cwd: config.cwd ?? null,
-      envKeys: Object.keys(config.env ?? {}).sort(),
-    };
-  }
-  return { name: config.name, transport: 'in-process', tools: registeredTools(config.server) };
-}
-
-/**
- * The SDK has no public accessor for an McpServer's tools and listing them needs an async
- * round-trip, while a cache key must be computed synchronously. So the private registry is read
- * defensively and converted the same way the server converts it for `tools/list`; any surprise
- * yields null and the identity falls back to the server name.
- */
-function registeredTools(server: McpServer): McpToolIdentity[] | null {
-  try {
-    const registry: unknown = Reflect.get(server, '_registeredTools');
-    if (typeof registry !== 'object' || registry === null) return null;
-    const tools: McpToolIdentity[] = [];
-    for (const [name, entry] of Object.entries(registry)) {
-      if (typeof entry !== 'object' || entry === null) return null;
-      const tool = entry as { enabled?: unknown; description?: unknown; inputSchema?: unknown };
-      if (tool.enabled === false) continue;
-      tools.push({
-        name,
-        description: typeof tool.description === 'string' ? tool.description : null,
-        inputSchema: inputJsonSchema(tool.inputSchema),
-      });
-    }
-    return tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch {
-    return null;
-  }
-}
-
-const EMPTY_OBJECT_SCHEMA: Record<string, unknown> = { type: 'object', properties: {} };
-
-function inputJsonSchema(schema: unknown): Record<string, unknown> {
-  if (schema === undefined) return EMPTY_OBJECT_SCHEMA;
-  if (!isZodSchema(schema)) throw new TypeError('unrecognised input schema');
-  const normalized = normalizeObjectSchema(schema);
-  if (normalized === undefined) return EMPTY_OBJECT_SCHEMA;
-  // A JSON round-trip guarantees plain data (no undefined members, no prototypes) for hashing.
-  return JSON.parse(JSON.stringify(toJsonSchemaCompat(normalized, { strictUnions: true, pipeStrategy: 'input' }))) as Record<
-    string,
-    unknown
-  >;
-}
-
-/** zod 4 schemas carry `_zod`, zod 3 ones `_def`; the SDK accepts both. */
-function isZodSchema(value: unknown): value is AnySchema {
-  return typeof value === 'object' && value !== null && ('_zod' in value || '_def' in value);
 }

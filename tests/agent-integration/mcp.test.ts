@@ -3,15 +3,14 @@ import { z } from 'zod';
 import {
   createAgent,
   createPrompt,
-  McpConnectionError,
   StructuredOutputError,
   WorkflowError,
   WorkflowTreeDebugger,
   type McpEvent,
-  type McpServerConfig,
   type WorkflowEvent,
   type WorkflowNode,
 } from 'groundswell';
+import { McpConnectionError, type McpServerConfig } from 'groundswell/mcp';
 import { json, malformedJson, ScriptedModel, toolUse, type RecordedRequest, type ScriptStep } from 'groundswell/testing';
 import { echoServerConfig, isAlive } from '../mcp/fixtures/echo-server-config.js';
 import { createInProcessServer } from '../mcp/fixtures/in-process-server.js';

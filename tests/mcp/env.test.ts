@@ -1,6 +1,6 @@
 import { DEFAULT_INHERITED_ENV_VARS } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { connectMcp } from '../../src/mcp/mcp-connection.js';
+import { connectMcp } from 'groundswell/mcp';
 import { echoServerConfig } from './fixtures/echo-server-config.js';
 import { createInProcessServer } from './fixtures/in-process-server.js';
 

@@ -1,8 +1,6 @@
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
-import type { McpServerConfig } from '../../src/mcp/mcp-config.js';
-import { connectMcp } from '../../src/mcp/mcp-connection.js';
-import { McpConnectionError } from '../../src/mcp/mcp-connection-error.js';
+import { connectMcp, McpConnectionError, type McpServerConfig } from 'groundswell/mcp';
 import { createInProcessServer } from './fixtures/in-process-server.js';
 
 function inProcess(): { config: McpServerConfig; server: ReturnType<typeof createInProcessServer>['server']; probe: ReturnType<typeof createInProcessServer>['probe'] } {

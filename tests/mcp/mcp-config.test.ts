@@ -1,9 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { connectMcp, mcpIdentity, validateMcpConfig, type McpServerConfig } from 'groundswell/mcp';
 import { GroundswellError, UsageError } from '../../src/errors/groundswell-error.js';
-import { mcpIdentity, validateMcpConfig, type McpServerConfig } from '../../src/mcp/mcp-config.js';
-import { connectMcp } from '../../src/mcp/mcp-connection.js';
 import { createInProcessServer } from './fixtures/in-process-server.js';
 
 /** Configs as plain JS callers could write them, type checks bypassed on purpose. */

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectMcp, McpConnectionError, type McpConnection } from 'groundswell/mcp';
 import { GroundswellError } from '../../src/errors/groundswell-error.js';
-import { connectMcp, type McpConnection } from '../../src/mcp/mcp-connection.js';
-import { McpConnectionError } from '../../src/mcp/mcp-connection-error.js';
 import { echoServerConfig, isAlive } from './fixtures/echo-server-config.js';
 
 async function pidOf(connection: McpConnection): Promise<number> {

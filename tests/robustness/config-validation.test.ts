@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   Agent,
   completeGoalTool,
-  connectMcp,
   createAgent,
   createPlanDrafter,
   createPrompt,
@@ -20,13 +19,12 @@ import {
   systemClock,
   Task,
   UsageError,
-  validateMcpConfig,
   Workflow,
   type AgentConfig,
-  type McpServerConfig,
   type PromptConfig,
   type WorkflowConfig,
 } from 'groundswell';
+import { connectMcp, validateMcpConfig, type McpServerConfig } from 'groundswell/mcp';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { createInProcessServer } from '../mcp/fixtures/in-process-server.js';
 

@@ -1,5 +1,6 @@
 import { cacheKey } from '../../cache/cache-key.js';
-import { mcpIdentity } from '../../mcp/mcp-config.js';
+import { loadMcpRuntime } from '../../mcp/load-mcp-runtime.js';
+import type { McpServerConfig } from '../../mcp/mcp-config.js';
 import { errorMessage } from '../../util/describe.js';
 import { ZERO_USAGE } from '../../util/usage.js';
 import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
@@ -13,7 +14,7 @@ import { localHandler } from '../toolset.js';
 export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   const cache = call.cache;
   if (!call.settings.enableCache || cache === undefined || call.onStream !== undefined) return next(call);
-  const key = keyOf(call);
+  const key = await keyOf(call);
   const stored = await cache.get(key);
   if (stored !== undefined) {
     const checked = call.prompt.responseFormat.safeParse(stored.value);
@@ -59,8 +60,9 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   return outcome;
 };
 
-function keyOf<T>(call: PromptCall<T>): string {
+async function keyOf<T>(call: PromptCall<T>): Promise<string> {
   const { plan, settings, prompt } = call;
+  const mcps = settings.mcps.length === 0 ? [] : await mcpKeyParts(settings.mcps);
   return cacheKey(
     {
       user: prompt.user,
@@ -76,10 +78,16 @@ function keyOf<T>(call: PromptCall<T>): string {
         const definition = localHandler(tool).definition;
         return { name: definition.name, description: definition.description ?? '', inputSchema: definition.input_schema };
       }),
-      mcps: settings.mcps.map((server) => ({ name: server.name, identity: mcpIdentity(server) })),
+      mcps,
       skills: settings.skills.map((skill) => ({ name: skill.name, description: skill.description ?? '', content: skill.content })),
       responseSchema: prompt.responseFormat,
     },
     call.agentName,
   );
+}
+
+/** Reading in-process servers' tool schemas takes the MCP SDK, so it is loaded only for calls with servers. */
+async function mcpKeyParts(servers: readonly McpServerConfig[]): Promise<{ name: string; identity: unknown }[]> {
+  const { mcpIdentity } = await loadMcpRuntime();
+  return servers.map((server) => ({ name: server.name, identity: mcpIdentity(server) }));
 }
