@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { alias, decoratorTransform } from './vitest.shared.js';
 
@@ -10,6 +11,9 @@ export default defineConfig({
     // Test files share a worker's module cache instead of re-importing the library for every
     // file: that import was most of the suite's time (decision 0025). Tests own their state.
     isolate: false,
+    // At least two workers even on two cores: the slowest files (the pack test, the README
+    // snippets, stdio MCP) mostly wait on child processes, and the rest can run meanwhile.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     include: ['tests/**/*.test.ts'],
     env: { GROUNDSWELL_DECORATOR_MODE: 'tc39' },
     typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.typecheck.json' },
