@@ -20,6 +20,7 @@ import {
   type Prompt,
   type PromptOverrides,
   type WorkflowConfig,
+  WorkflowTreeDebugger,
 } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { FakeClock } from '../support/fake-clock.js';
@@ -44,6 +45,7 @@ interface Called {
   result: AgentResult<unknown>;
   /** The call's one cache event. */
   cache: CacheHitEvent | CacheMissEvent;
+  tree: string;
 }
 
 /** One `agent.execute()` in a step of a workflow made with `config` (a goal, a plan file, ...). */
@@ -55,7 +57,7 @@ async function call(agent: Agent, prompt: Prompt<unknown>, config: Partial<Workf
     (event): event is CacheHitEvent | CacheMissEvent => event.type === 'cacheHit' || event.type === 'cacheMiss',
   );
   expect(events).toHaveLength(1);
-  return { result, cache: events[0] as CacheHitEvent | CacheMissEvent };
+  return { result, cache: events[0] as CacheHitEvent | CacheMissEvent, tree: new WorkflowTreeDebugger(workflow).toTreeString() };
 }
 
 function expectMiss(called: Called, miss: { reason: string; differs?: string[] }): void {
@@ -107,6 +109,7 @@ describe('why the cache missed', () => {
 
     const second = await call(agentOn(dir, model), prompt(), { plan: planPath });
     expectMiss(second, { reason: 'absent', differs: ['ancestry'] });
+    expect(second.tree).toMatch(/docs-writer: outline \[agentPrompt\].*\(cache miss: ancestry differs\)/);
     expect(model.requests).toHaveLength(2);
   });
 
@@ -166,11 +169,14 @@ describe('why the cache missed', () => {
     const prompt = (user: string, data: Record<string, unknown>, settings: Partial<Parameters<typeof createPrompt>[0]> = {}): Prompt<unknown> =>
       createPrompt({ name: 'classify', user, data, responseFormat: Answer, ...settings });
     expectMiss(await call(agent, prompt('Classify.', { id: 1 })), { reason: 'absent' });
-    expectMiss(await call(agent, prompt('Classify!', { id: 1 })), { reason: 'absent', differs: ['user'] });
+    const userChanged = await call(agent, prompt('Classify!', { id: 1 }));
+    expectMiss(userChanged, { reason: 'absent', differs: ['user'] });
     expectMiss(await call(agent, prompt('Classify!', { id: 2 }, { model: 'claude-haiku-4-5', temperature: 0.5 })), {
       reason: 'absent',
       differs: ['data', 'model', 'settings'],
     });
+    // A first-time miss has no note; a changed part does.
+    expect(userChanged.tree).toContain('(cache miss: user differs)');
     expectMiss(await call(agent, prompt('Classify!', { id: 2 }, { system: 'Be long.', responseFormat: z.object({ answer: z.string().min(1) }) })), {
       reason: 'absent',
       // Compared with the newest entry (the haiku one): model and temperature went back to the defaults.
@@ -191,6 +197,7 @@ describe('why the cache missed', () => {
       clock.advance(1001);
       const expired = await call(agent, prompt);
       expectMiss(expired, { reason: 'expired' });
+      expect(expired.tree).toContain('(cache miss: expired)');
       expect(expired.result.value).toEqual({ answer: 'answer 2' });
       expectHit(await call(agent, prompt));
     }
