@@ -20,12 +20,13 @@ export interface CallCacheKey {
 }
 
 /**
- * Everything the request carries, as the key covers it. Without an ignore list the key is the
+ * Everything the request carries, as the key covers it (`planText`: what the agent's plan watcher
+ * sends first, undefined without one). Without an ignore list the key is the
  * whole-input SHA-256 (`cacheKey`, unchanged from before part hashes, so recordings stay valid);
  * with one it is built from the part hashes (`cacheKeyFromParts`).
  */
-export async function callCacheKey<T>(call: PromptCall<T>, ignore: ReadonlySet<CacheKeyPart>): Promise<CallCacheKey> {
-  const input = keyInput(call, call.planWatcher === undefined ? undefined : await call.planWatcher.firstRequestText());
+export function callCacheKey<T>(call: PromptCall<T>, ignore: ReadonlySet<CacheKeyPart>, planText: string | undefined): CallCacheKey {
+  const input = keyInput(call, planText);
   let parts: CacheKeyPartHashes | undefined;
   const partsOf = (): CacheKeyPartHashes => (parts ??= cacheKeyPartHashes(input, call.plan.systemSections));
   const key = ignore.size === 0 ? cacheKey(input, call.agentName) : cacheKeyFromParts(partsOf(), ignore, call.agentName);

@@ -31,6 +31,7 @@ export class LruCacheStore implements Cache {
   private readonly counts = { hits: 0, misses: 0, sets: 0, busts: 0, evictions: 0 };
   /** Identity (agent and prompt) to the key last stored with it; dropped with that entry. */
   private readonly latest = new Map<string, string>();
+  private readonly readStatus: LRUCache.Status<string, Entry> = {};
 
   constructor(options: LruCacheStoreOptions = {}) {
     requirePositiveInteger('LruCacheStore maxEntries', options.maxEntries);
@@ -59,7 +60,9 @@ export class LruCacheStore implements Cache {
 
   async lookup(key: string): Promise<CacheLookup> {
     requireKey('Cache key', key);
-    const status: LRUCache.Status<string, Entry> = {};
+    // One status object per store, reset per read (`get` is synchronous): no allocation per hit.
+    const status = this.readStatus;
+    status.get = undefined;
     const entry = this.lru.get(key, { status });
     if (entry === undefined) {
       this.counts.misses++;

@@ -21,7 +21,9 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   }
   // Streams bypass the cache (decision 0007): their value is the events, which a cache could not replay.
   if (call.onStream !== undefined) return missed(call, next, { reason: 'bypassed' });
-  const key = await callCacheKey(call, options.ignore);
+  // Synchronous unless there is a plan file to read: each await costs on the hit path.
+  const planText = call.planWatcher === undefined ? undefined : await call.planWatcher.firstRequestText();
+  const key = callCacheKey(call, options.ignore, planText);
   if (options.refresh) return stored(call, next, cache, key, { reason: 'bypassed', key: key.key });
   const found = await lookup(cache, key.key);
   if (found.response !== undefined) {
@@ -37,11 +39,13 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   return stored(call, next, cache, key, { reason: found.reason, key: key.key, ...(differs !== undefined ? { differs } : {}) });
 };
 
-/** A store without `lookup` (a custom one) cannot say why it missed: every miss is `absent`. */
-async function lookup(cache: Cache, key: string): Promise<CacheLookup> {
+/**
+ * A store without `lookup` (a custom one) cannot say why it missed: every miss is `absent`.
+ * Not async: the store's own promise is passed on, without another hop on the hit path.
+ */
+function lookup(cache: Cache, key: string): Promise<CacheLookup> {
   if (cache.lookup !== undefined) return cache.lookup(key);
-  const response = await cache.get(key);
-  return response === undefined ? { response: undefined, reason: 'absent' } : { response };
+  return cache.get(key).then((response) => (response === undefined ? { response: undefined, reason: 'absent' } : { response }));
 }
 
 /**
