@@ -74,8 +74,8 @@ export interface PromptCall<T> {
   /** The store, when caching is on for this call. */
   readonly cache: Cache | undefined;
   /**
-   * Caching is on for this agent (a store in its config, or `enableCache` on it), so a call that
-   * turns it off is reported as a `disabled` miss.
+   * The agent has a store in its config or `enableCache` on it, so a call with caching off is
+   * reported as a `disabled` miss.
    */
   readonly cacheConfigured: boolean;
   readonly pricing: Pricing | undefined;

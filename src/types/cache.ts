@@ -23,7 +23,8 @@ export type CacheKeyPart =
  * - `expired`: there was one, but its time to live was up (it was removed);
  * - `damaged`: the store held something it could not read as an entry (it was removed);
  * - `invalid`: the entry no longer validated against the prompt's schema (it was busted);
- * - `disabled`: the agent has a cache store but `enableCache` is off for this call;
+ * - `disabled`: caching is off for this call, though the agent has a `cache` store or `enableCache`
+ *   in its own config (agents with neither report nothing);
  * - `bypassed`: caching is on, but this call does not read the cache (`enableCache: { refresh: true }`
  *   reads nothing and stores the fresh answer; `agent.stream()` neither reads nor stores).
  */
