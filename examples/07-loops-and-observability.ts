@@ -112,7 +112,8 @@ function describe(event: WorkflowEvent): string | null {
     case 'cacheHit':
       return `  cache hit  key …${event.key.slice(-10)}`;
     case 'cacheMiss':
-      return `  cache miss key …${event.key.slice(-10)} (${event.reason})`;
+      // No key when caching was off for the call or it streamed; `differs` names what changed.
+      return `  cache miss key …${event.key?.slice(-10) ?? '-'} (${event.reason}${event.differs ? `: ${event.differs.join(', ')} differ` : ''})`;
     default:
       return null;
   }

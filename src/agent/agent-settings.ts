@@ -1,3 +1,4 @@
+import type { CacheSetting } from '../cache/cache-options.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
 import type { ReflectionSetting } from '../reflection/reflection-config.js';
 import type { Tool } from '../tools/tool.js';
@@ -24,7 +25,11 @@ export interface AgentSettings {
   hooks?: AgentHooks;
   /** Reaches tools and MCP servers for this call only; process.env is never changed. */
   env?: Readonly<Record<string, string>>;
-  enableCache?: boolean;
+  /**
+   * Answer identical requests from the cache: true, or `{ ignore, refresh }` (also on; see
+   * CacheOptions). A set value replaces, so a prompt's `true` counts every part again.
+   */
+  enableCache?: CacheSetting;
   /** Reflect on a failed call and retry it with the revision (true, or `{ maxAttempts }`). */
   enableReflection?: ReflectionSetting;
   /** Model requests per call before the tool loop gives up. */

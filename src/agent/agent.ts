@@ -45,7 +45,10 @@ export interface AgentConfig extends AgentSettings {
   name: string;
   /** The Anthropic client (or the offline kit's `model.client()`); default `new Anthropic()`. */
   client?: Anthropic;
-  /** Where `enableCache` stores answers; default an in-memory LRU store created per agent. */
+  /**
+   * Where `enableCache` stores answers; default an in-memory LRU store created per agent. With a
+   * store here, a call that turns caching off reports a `cacheMiss` with reason `disabled`.
+   */
   cache?: Cache;
   /** Prices per model, for cost in usage rollups. */
   pricing?: Pricing;
@@ -192,6 +195,7 @@ export class Agent {
         model: settings.model,
         system: system.text,
         systemParam: system.param,
+        systemSections: system.sections,
         goalAncestry,
         userContent: buildUserContent(current),
         maxTokens: settings.maxTokens,
@@ -221,7 +225,8 @@ export class Agent {
       promptId: prompt.id,
       settings,
       client: this.client(),
-      cache: settings.enableCache ? this.cache() : undefined,
+      cache: settings.enableCache !== false ? this.cache() : undefined,
+      cacheConfigured: this.config.cache !== undefined || (this.config.enableCache ?? false) !== false,
       pricing: this.config.pricing,
       tree,
       meter: { usage: { ...ZERO_USAGE }, turns: 0 },

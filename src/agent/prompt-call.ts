@@ -7,6 +7,8 @@ import type { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import type { ContextBudget } from '../trajectory/compaction.js';
 import type { PlanWatcher } from '../goal-plans/plan-watcher.js';
 import type { Cache } from '../cache/cache.js';
+import type { SystemSections } from '../cache/cache-key.js';
+import type { CacheMissInfo } from '../types/cache.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -22,6 +24,8 @@ export interface RequestPlan {
   readonly system: string | undefined;
   /** The request's `system` field as sent (see SystemPrompt); absent when undefined. */
   readonly systemParam: string | TextBlockParam[] | undefined;
+  /** The system text by section (identity, ancestry, guidance), for the cache key's part hashes. */
+  readonly systemSections: SystemSections;
   /** The goal ancestry rendered into the system prompt (empty when there is none). */
   readonly goalAncestry: GoalAncestry;
   /** The user message: the prompt's text plus its data. */
@@ -67,7 +71,13 @@ export interface PromptCall<T> {
   readonly settings: ResolvedSettings;
   readonly plan: RequestPlan;
   readonly client: Anthropic;
+  /** The store, when caching is on for this call. */
   readonly cache: Cache | undefined;
+  /**
+   * The agent has a store in its config or `enableCache` on it, so a call with caching off is
+   * reported as a `disabled` miss.
+   */
+  readonly cacheConfigured: boolean;
   readonly pricing: Pricing | undefined;
   readonly tree: CallTree;
   /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
@@ -97,6 +107,8 @@ export interface PromptOutcome<T> {
   readonly stopReason: string | null;
   readonly model: string;
   readonly cached: boolean;
+  /** Why the cache did not answer this call; absent on a hit and when the agent does not cache. */
+  readonly cacheMiss?: CacheMissInfo;
   readonly toolCalls: readonly ToolCallRecord[];
 }
 

@@ -1,4 +1,5 @@
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { SystemSections } from '../cache/cache-key.js';
 import { renderGoalAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import { renderSkills } from './skill.js';
@@ -14,6 +15,8 @@ export interface SystemPrompt {
    * `cache_control` on the last stable one, so the API's prompt cache reuses them across turns.
    */
   readonly param: string | TextBlockParam[] | undefined;
+  /** The text of each section ('' when empty), so the cache key can hash them one by one. */
+  readonly sections: SystemSections;
 }
 
 /** Renders the stable sections, reusing the last results for unchanged inputs. */
@@ -35,8 +38,9 @@ export class SystemPromptBuilder {
     const identity = [settings.system ?? '', renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
     const why = this.ancestrySection(ancestry);
     const lessons = [renderGuidance(guidance), parentSlice].filter((s) => s !== '').join('\n\n');
+    const sections = { identity, ancestry: why, guidance: lessons };
     if (why === '' && lessons === '') {
-      return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity };
+      return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity, sections };
     }
     const blocks: TextBlockParam[] = identity === '' ? [] : [{ type: 'text', text: identity }];
     if (why !== '') blocks.push({ type: 'text', text: why });
@@ -44,7 +48,7 @@ export class SystemPromptBuilder {
     const lastStable = blocks[blocks.length - 1];
     if (lastStable !== undefined) lastStable.cache_control = { type: 'ephemeral' };
     if (lessons !== '') blocks.push({ type: 'text', text: lessons });
-    return { text: blocks.map((block) => block.text).join('\n\n'), param: blocks };
+    return { text: blocks.map((block) => block.text).join('\n\n'), param: blocks, sections };
   }
 
   private ancestrySection(ancestry: GoalAncestry): string {

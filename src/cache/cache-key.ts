@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import type { CacheKeyPart } from '../types/cache.js';
+import { CACHE_KEY_PARTS, type CacheKeyPartHashes } from './cache-key-parts.js';
 import { canonicalJson } from './canonical-json.js';
 import { schemaHash } from './schema-hash.js';
 
@@ -18,6 +20,18 @@ export interface CacheKeyInput {
   mcps: ReadonlyArray<{ name: string; identity: unknown }>;
   skills: ReadonlyArray<{ name: string; description?: string; content: string }>;
   responseSchema: z.core.$ZodType;
+  /** The plan text the first request carries (an agent's `plan`); left out when there is none. */
+  plan?: string;
+}
+
+/**
+ * How the system text splits into its sections, for the per-part hashes only: the key covers the
+ * whole `system` text, and these are a view of it (identity = system text and skills).
+ */
+export interface SystemSections {
+  identity: string;
+  ancestry: string;
+  guidance: string;
 }
 
 /**
@@ -56,6 +70,57 @@ function canonicalData(data: unknown): string {
 /** Serialised under its field name, so an error names the path as `$.data...`. */
 function wrapped(data: unknown): string {
   return canonicalJson({ data });
+}
+
+/**
+ * A SHA-256 (hex) per part of the input (see `CacheKeyPart`), for entry headers and for telling
+ * which part of a key changed. Any property of the input that no part names counts under
+ * `settings`, so it still changes a hash. Without `sections` the whole system text is `system`.
+ * Not on the hit path: a hit needs the key only.
+ */
+export function cacheKeyPartHashes(input: CacheKeyInput, sections?: SystemSections): CacheKeyPartHashes {
+  const { user, data, system, model, sampling, tools, mcps, skills, responseSchema, plan, ...rest } = input;
+  return {
+    system: digest({ system: sections === undefined ? system : sections.identity, skills }),
+    ancestry: digest(sections?.ancestry ?? ''),
+    guidance: digest(sections?.guidance ?? ''),
+    plan: digest(plan ?? ''),
+    user: digest(user),
+    data: dataDigest(data),
+    // Already a SHA-256, memoised per schema object.
+    schema: schemaHash(responseSchema),
+    model: digest(model),
+    tools: digest({ tools, mcps }),
+    settings: digest({ sampling, ...rest }),
+  };
+}
+
+/**
+ * The key of an input with some parts left out (`enableCache: { ignore }`): a SHA-256 over the
+ * part hashes in a fixed order, an ignored part marked as such. It never equals the whole-input
+ * key of `cacheKey`, so answers stored with and without an ignore list are never mixed up.
+ */
+export function cacheKeyFromParts(parts: CacheKeyPartHashes, ignore: ReadonlySet<CacheKeyPart>, namespace = 'gs'): string {
+  const hash = createHash('sha256').update('gs-parts/1\n');
+  for (const part of CACHE_KEY_PARTS) hash.update(`${part}=${ignore.has(part) ? '-' : parts[part]}\n`);
+  return `${cacheKeyPrefix(namespace)}${hash.digest('hex')}`;
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(canonicalJson({ value })).digest('hex');
+}
+
+const dataDigests = new WeakMap<object, string>();
+
+/** Like the canonical text, the digest of deep-frozen data is computed once per data object. */
+function dataDigest(data: unknown): string {
+  const frozen = typeof data === 'object' && data !== null && Object.isFrozen(data);
+  let hex = frozen ? dataDigests.get(data) : undefined;
+  if (hex === undefined) {
+    hex = createHash('sha256').update(canonicalData(data)).digest('hex');
+    if (frozen) dataDigests.set(data, hex);
+  }
+  return hex;
 }
 
 /**

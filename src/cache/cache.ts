@@ -1,3 +1,5 @@
+import type { CacheEntryHeader } from './cache-entry-header.js';
+
 /** What the agent stores per prompt: the validated value and what it cost to get it. */
 export interface CachedResponse {
   /** The structured value, as JSON data (it is validated again on every hit). */
@@ -12,7 +14,21 @@ export interface CachedResponse {
 export interface CacheSetOptions {
   /** Time to live for this entry, overriding the store's default. */
   ttlMs?: number;
+  /**
+   * What the entry says about itself (agent, prompt, model, key part fingerprints), kept with it
+   * so a later miss can name the parts that changed. Hashes and names only, never request text.
+   */
+  header?: CacheEntryHeader;
 }
+
+/** What `lookup` found: the response, or why there was none under the key. */
+export type CacheLookup =
+  | { readonly response: CachedResponse; readonly reason?: undefined }
+  | {
+      readonly response: undefined;
+      /** No entry; one whose time to live was up; or one the store could not read (both removed). */
+      readonly reason: 'absent' | 'expired' | 'damaged';
+    };
 
 export interface CacheMetrics {
   hits: number;
@@ -34,4 +50,15 @@ export interface Cache {
   /** Removes every entry whose key starts with `prefix`; returns how many. */
   bustPrefix(prefix: string): Promise<number>;
   metrics(): CacheMetrics;
+  /**
+   * Optional: `get` that also says why it missed. Counted like `get`. The agent uses it when a
+   * store has it; without it every miss is reported as `absent`.
+   */
+  lookup?(key: string): Promise<CacheLookup>;
+  /**
+   * Optional: the header of the newest live entry stored with `identity` (`header.identity`), or
+   * undefined. A peek for diagnostics: not counted as a hit or miss. The agent calls it on a miss
+   * to report which key parts differ from that entry.
+   */
+  latestEntry?(identity: string): Promise<CacheEntryHeader | undefined>;
 }

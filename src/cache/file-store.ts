@@ -3,10 +3,12 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors/groundswell-error.js';
-import type { Cache, CachedResponse, CacheMetrics, CacheSetOptions } from './cache.js';
+import type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache.js';
+import type { CacheEntryHeader } from './cache-entry-header.js';
 import { CacheStoreError } from './cache-store-error.js';
+import { identityOfIndexFile, INDEX_FILE, indexedKey, indexFileName, indexText, isIdentity } from './identity-index-file.js';
 import { removeIfUnchanged } from './remove-if-unchanged.js';
-import { requireKey, requirePositiveInteger, storedJson, storedResponse } from './store-input.js';
+import { requireKey, requirePositiveInteger, storedHeader, storedJson, storedResponse } from './store-input.js';
 import { parseEntry, type StoredEntry } from './stored-entry.js';
 import { removeStaleTempFiles, tempPath } from './temp-files.js';
 
@@ -41,6 +43,9 @@ const ENTRY_FILE = /^[\w-]+-[0-9a-f]{64}\.json$/;
  *
  * `size` counts the entry files found at construction plus this instance's own writes and removals;
  * another process writing the same directory is not seen until it is read.
+ *
+ * An entry stored with a header has it at the top of its file, and a small index file
+ * `latest-<identity>.idx` names the key last stored for that agent and prompt (for `latestEntry`).
  */
 export class FileCacheStore implements Cache {
   readonly dir: string;
@@ -70,34 +75,56 @@ export class FileCacheStore implements Cache {
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
+    return (await this.lookup(key)).response;
+  }
+
+  async lookup(key: string): Promise<CacheLookup> {
     requireKey('Cache key', key);
-    const entry = await this.live(entryFileName(key), key);
-    if (entry === undefined) {
+    const state = await this.inspect(entryFileName(key), key);
+    if (state.kind !== 'live') {
       this.counts.misses++;
-      return undefined;
+      return { response: undefined, reason: state.kind };
     }
     this.counts.hits++;
-    return entry.response;
+    return { response: state.entry.response };
+  }
+
+  async latestEntry(identity: string): Promise<CacheEntryHeader | undefined> {
+    requireKey('Cache identity', identity);
+    // It names a file: only a hash may (no `..`, no `/`).
+    if (!isIdentity(identity)) return undefined;
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, indexFileName(identity)), 'utf8');
+    } catch {
+      return undefined;
+    }
+    const key = indexedKey(text, identity);
+    if (key === undefined) return undefined;
+    const entry = await this.live(entryFileName(key), key);
+    return entry?.header?.identity === identity ? entry.header : undefined;
   }
 
   async set(key: string, value: CachedResponse, options?: CacheSetOptions): Promise<void> {
     requireKey('Cache key', key);
     requirePositiveInteger('Cache set ttlMs', options?.ttlMs);
+    const header = storedHeader(key, options?.header);
     const ttl = options?.ttlMs ?? this.ttlMs;
     const expiresAt = ttl === undefined ? null : this.now() + ttl;
-    const entry: StoredEntry = { format: 1, key, expiresAt, response: storedResponse(key, value) };
-    const text = `${storedJson(key, entry, 2)}\n`;
+    // The header first: it is the top of the file, what a person opening it reads.
+    const entry: StoredEntry = { ...(header !== undefined ? { header } : {}), format: 1, key, expiresAt, response: storedResponse(key, value) };
     const name = entryFileName(key);
-    const temp = tempPath(this.dir, name);
     try {
-      await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
-      await rename(temp, join(this.dir, name));
+      await this.writeAtomically(name, `${storedJson(key, entry, 2)}\n`);
     } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
       throw new CacheStoreError(`FileCacheStore could not write the entry for "${key}" in ${this.dir}.`, { cause: error });
     }
     this.files.add(name);
     this.counts.sets++;
+    if (header !== undefined) {
+      // Best effort: the index only serves diagnostics, and the answer is stored already.
+      await this.writeAtomically(indexFileName(header.identity), indexText(header.identity, key)).catch(() => undefined);
+    }
   }
 
   async bust(key: string): Promise<boolean> {
@@ -128,18 +155,53 @@ export class FileCacheStore implements Cache {
 
   /**
    * Removes what reads would remove lazily: expired and damaged entries (compare-and-delete, as
-   * on read) and stale temp files. For long-lived directories whose old keys are never read again.
+   * on read), index files whose entry is gone (`indexes`), and stale temp files. For long-lived
+   * directories whose old keys are never read again.
    */
-  async prune(): Promise<{ expired: number; damaged: number; temp: number }> {
+  async prune(): Promise<{ expired: number; damaged: number; indexes: number; temp: number }> {
     const evictionsBefore = this.counts.evictions;
     let damaged = 0;
-    const names = (await readdir(this.dir)).filter((name) => ENTRY_FILE.test(name));
-    for (const name of names) {
+    const names = await readdir(this.dir);
+    for (const name of names.filter((name) => ENTRY_FILE.test(name))) {
       const state = await this.inspect(name, undefined);
       if (state.kind === 'damaged' && state.removed) damaged++;
     }
+    let indexes = 0;
+    for (const name of names.filter((name) => INDEX_FILE.test(name))) {
+      if (await this.pruneIndex(name)) indexes++;
+    }
     const temp = removeStaleTempFiles(this.dir, this.staleTempMs);
-    return { expired: this.counts.evictions - evictionsBefore, damaged, temp };
+    return { expired: this.counts.evictions - evictionsBefore, damaged, indexes, temp };
+  }
+
+  /** Removes index file `name` when it is unreadable or its entry is gone (compare-and-delete). */
+  private async pruneIndex(name: string): Promise<boolean> {
+    let text: string;
+    try {
+      text = await readFile(join(this.dir, name), 'utf8');
+    } catch {
+      return false;
+    }
+    const identity = identityOfIndexFile(name);
+    const key = indexedKey(text, identity);
+    if (key !== undefined && (await this.live(entryFileName(key), key))?.header?.identity === identity) return false;
+    try {
+      return (await removeIfUnchanged(this.dir, name, text)) === 'removed';
+    } catch {
+      return false;
+    }
+  }
+
+  /** Temp file, then rename: a reader sees the old file or the new one, never half of one. */
+  private async writeAtomically(name: string, text: string): Promise<void> {
+    const temp = tempPath(this.dir, name);
+    try {
+      await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
+      await rename(temp, join(this.dir, name));
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The injected clock's reading; a time that is not finite would write an entry that never expires. */

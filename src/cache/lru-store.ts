@@ -1,11 +1,20 @@
 import { LRUCache } from 'lru-cache';
-import type { Cache, CachedResponse, CacheMetrics, CacheSetOptions } from './cache.js';
-import { requireKey, requirePositiveInteger, storedResponse } from './store-input.js';
+import type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache.js';
+import type { CacheEntryHeader } from './cache-entry-header.js';
+import { requireKey, requirePositiveInteger, storedHeader, storedResponse } from './store-input.js';
+
+/** One entry: the response as JSON text (a caller can never mutate what is stored) and its frozen header. */
+interface Entry {
+  readonly json: string;
+  readonly header: CacheEntryHeader | undefined;
+  /** UTF-8 bytes of the response JSON plus the header JSON, what `maxBytes` counts. */
+  readonly bytes: number;
+}
 
 export interface LruCacheStoreOptions {
   /** Most entries held; the least recently used goes first (default 1000). */
   maxEntries?: number;
-  /** Most bytes held, counted as the UTF-8 length of each entry's JSON. */
+  /** Most bytes held, counted as the UTF-8 length of each entry's JSON (response and header). */
   maxBytes?: number;
   /** Default time to live; entries without one never expire. */
   ttlMs?: number;
@@ -18,53 +27,76 @@ export interface LruCacheStoreOptions {
 
 /** The default store: in memory, bounded by count and bytes, with TTLs and metrics. */
 export class LruCacheStore implements Cache {
-  private readonly lru: LRUCache<string, string>;
+  private readonly lru: LRUCache<string, Entry>;
   private readonly counts = { hits: 0, misses: 0, sets: 0, busts: 0, evictions: 0 };
+  /** Identity (agent and prompt) to the key last stored with it; dropped with that entry. */
+  private readonly latest = new Map<string, string>();
+  private readonly readStatus: LRUCache.Status<string, Entry> = {};
 
   constructor(options: LruCacheStoreOptions = {}) {
     requirePositiveInteger('LruCacheStore maxEntries', options.maxEntries);
     requirePositiveInteger('LruCacheStore maxBytes', options.maxBytes);
     requirePositiveInteger('LruCacheStore ttlMs', options.ttlMs);
-    this.lru = new LRUCache<string, string>({
+    this.lru = new LRUCache<string, Entry>({
       max: options.maxEntries ?? 1000,
-      ...(options.maxBytes !== undefined
-        ? { maxSize: options.maxBytes, sizeCalculation: (json: string) => Buffer.byteLength(json, 'utf8') }
-        : {}),
+      ...(options.maxBytes !== undefined ? { maxSize: options.maxBytes, sizeCalculation: (entry: Entry) => entry.bytes } : {}),
       ...(options.ttlMs !== undefined ? { ttl: options.ttlMs } : {}),
       ...(options.clock !== undefined ? { perf: options.clock } : {}),
       // lru-cache otherwise reuses one clock reading for 1ms via a timer; reading every time keeps
       // an injected clock exact and leaves no timers behind.
       ttlResolution: 0,
-      dispose: (_value, _key, reason) => {
+      dispose: (entry, key, reason) => {
         // 'set' (overwritten) and 'delete' (busted) are not evictions.
         if (reason === 'evict' || reason === 'expire') this.counts.evictions++;
+        const identity = entry.header?.identity;
+        if (identity !== undefined && this.latest.get(identity) === key) this.latest.delete(identity);
       },
     });
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
+    return (await this.lookup(key)).response;
+  }
+
+  async lookup(key: string): Promise<CacheLookup> {
     requireKey('Cache key', key);
-    const json = this.lru.get(key);
-    if (json === undefined) {
+    // One status object per store, reset per read (`get` is synchronous): no allocation per hit.
+    const status = this.readStatus;
+    status.get = undefined;
+    const entry = this.lru.get(key, { status });
+    if (entry === undefined) {
       this.counts.misses++;
-      return undefined;
+      // 'stale': it was there, past its TTL (lru-cache has just dropped it).
+      return { response: undefined, reason: status.get === 'stale' ? 'expired' : 'absent' };
     }
     this.counts.hits++;
-    return JSON.parse(json) as CachedResponse;
+    return { response: JSON.parse(entry.json) as CachedResponse };
+  }
+
+  async latestEntry(identity: string): Promise<CacheEntryHeader | undefined> {
+    requireKey('Cache identity', identity);
+    const key = this.latest.get(identity);
+    // `peek`: no recency update, and nothing for an entry past its TTL.
+    const header = key === undefined ? undefined : this.lru.peek(key)?.header;
+    return header?.identity === identity ? header : undefined;
   }
 
   async set(key: string, value: CachedResponse, options?: CacheSetOptions): Promise<void> {
     requireKey('Cache key', key);
     requirePositiveInteger('Cache set ttlMs', options?.ttlMs);
     const json = JSON.stringify(storedResponse(key, value));
-    const status: LRUCache.Status<string, string> = {};
-    this.lru.set(key, json, {
+    const header = storedHeader(key, options?.header);
+    const bytes = Buffer.byteLength(json, 'utf8') + (header === undefined ? 0 : Buffer.byteLength(JSON.stringify(header), 'utf8'));
+    const status: LRUCache.Status<string, Entry> = {};
+    this.lru.set(key, { json, header, bytes }, {
       status,
       ...(options?.ttlMs !== undefined ? { ttl: options.ttlMs } : {}),
     });
     this.counts.sets++;
     // Larger than maxBytes on its own: lru-cache drops it at once, an eviction for size.
     if (status.maxEntrySizeExceeded === true) this.counts.evictions++;
+    // After `set`: overwriting the key disposed the old entry, and with it the old index entry.
+    else if (header !== undefined) this.latest.set(header.identity, key);
   }
 
   async bust(key: string): Promise<boolean> {

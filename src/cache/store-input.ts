@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import type { CachedResponse } from './cache.js';
+import { copyHeader, headerProblem, type CacheEntryHeader } from './cache-entry-header.js';
 import { responseProblem } from './response-shape.js';
 
 /** Sizes, counts and TTLs are whole positive numbers; anything else is a caller's mistake. */
@@ -46,4 +47,19 @@ export function storedResponse(key: string, value: CachedResponse): CachedRespon
   const problem = responseProblem(copy);
   if (problem !== undefined) throw new UsageError(`The response cached under "${key}" cannot be stored: ${problem}.`);
   return copy as CachedResponse;
+}
+
+/** A frozen copy of the header stored with an entry, checked so that it reads back as one. */
+export function storedHeader(key: string, header: CacheEntryHeader | undefined): CacheEntryHeader | undefined {
+  if (header === undefined) return undefined;
+  // Checked on a plain copy, so a getter cannot pass the check and then hand back something else.
+  let copy: unknown;
+  try {
+    copy = JSON.parse(JSON.stringify(header) ?? 'null');
+  } catch (error) {
+    throw new UsageError(`The header of the entry cached under "${key}" is not JSON data.`, { cause: error });
+  }
+  const problem = headerProblem(copy);
+  if (problem !== undefined) throw new UsageError(`The header of the entry cached under "${key}" cannot be stored: ${problem}.`);
+  return copyHeader(copy as CacheEntryHeader);
 }

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Temp files of entry `<name>`: `<name>.<unique>.tmp`. They never match an entry name. */
-const TEMP_FILE = /^[\w-]+-[0-9a-f]{64}\.json\.[\w.-]+\.tmp$/;
+/** Temp files of entry or index file `<name>`: `<name>.<unique>.tmp`. They never match an entry name. */
+const TEMP_FILE = /^[\w-]+-[0-9a-f]{64}\.(?:json|idx)\.[\w.-]+\.tmp$/;
 
-/** A fresh temp path for entry file `name` (unique per call, so concurrent writers never share one). */
+/** A fresh temp path for entry (or index) file `name` (unique per call, so concurrent writers never share one). */
 export function tempPath(dir: string, name: string, purpose = ''): string {
   return join(dir, `${name}.${randomUUID()}${purpose === '' ? '' : `.${purpose}`}.tmp`);
 }

@@ -1,3 +1,4 @@
+import type { CacheMissEvent } from '../types/events.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -187,6 +188,18 @@ function checkpointLine(node: WorkflowNode): string {
   return '';
 }
 
+/**
+ * A miss worth a note: one with a cause a user would not guess (a first-time `absent`, and
+ * `disabled`/`bypassed`, which the user asked for, stay quiet).
+ */
+function missNote(event: CacheMissEvent): string {
+  if (event.reason === 'absent') {
+    const differs = event.differs ?? [];
+    return differs.length === 0 ? '' : `(cache miss: ${differs.join(', ')} ${differs.length === 1 ? 'differs' : 'differ'})`;
+  }
+  return event.reason === 'disabled' || event.reason === 'bypassed' ? '' : `(cache miss: ${event.reason})`;
+}
+
 /** Short markers for what a user debugging the node wants to see at a glance. */
 function notesOf(node: WorkflowNode): string {
   let apiErrors = 0;
@@ -197,6 +210,7 @@ function notesOf(node: WorkflowNode): string {
     if (event.type === 'agentPromptStart') model = event.model;
     else if (event.type === 'apiError') apiErrors += 1;
     else if (event.type === 'cacheHit') cache = '(cache hit)';
+    else if (event.type === 'cacheMiss') cache = missNote(event) || cache;
     else if (event.type === 'promptReplaced') cache = '(replaces the answer below)';
     else if (event.type === 'stepEnd') attempts = event.attempts;
   }

@@ -1,4 +1,5 @@
 import type { Cache, CacheMetrics } from '../cache/cache.js';
+import type { CacheMissReason } from '../types/cache.js';
 import type { WorkflowNode } from '../types/node.js';
 import { errorMessage } from '../util/describe.js';
 import { walkTree } from '../util/tree-walk.js';
@@ -9,6 +10,8 @@ export interface CacheEventCounts {
   misses: number;
   /** Per agent name, for the agents that had any. */
   byAgent: Record<string, { hits: number; misses: number }>;
+  /** Misses by reason (absent, expired, disabled, ...), for the reasons seen. */
+  missReasons: Partial<Record<CacheMissReason, number>>;
 }
 
 export interface CacheStatus {
@@ -49,6 +52,7 @@ function countEvents(root: WorkflowNode): CacheEventCounts {
   let misses = 0;
   // A Map, not an object literal: an agent may be named anything, `__proto__` included.
   const byAgent = new Map<string, { hits: number; misses: number }>();
+  const missReasons: Partial<Record<CacheMissReason, number>> = {};
   for (const node of walkTree<WorkflowNode>(root)) {
     for (const event of node.events) {
       if (event.type !== 'cacheHit' && event.type !== 'cacheMiss') continue;
@@ -60,8 +64,9 @@ function countEvents(root: WorkflowNode): CacheEventCounts {
       } else {
         misses += 1;
         agent.misses += 1;
+        missReasons[event.reason] = (missReasons[event.reason] ?? 0) + 1;
       }
     }
   }
-  return { hits, misses, byAgent: Object.fromEntries(byAgent) };
+  return { hits, misses, byAgent: Object.fromEntries(byAgent), missReasons };
 }

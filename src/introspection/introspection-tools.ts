@@ -113,7 +113,7 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
     }),
     defineTool({
       name: 'inspect_cache_status',
-      description: 'Prompt-cache status: the cache store metrics if one is configured, and cache hit/miss counts in this workflow and run.',
+      description: 'Prompt-cache status: the cache store metrics if one is configured, and cache hit/miss counts (misses by reason) in this workflow and run.',
       input: z.object({}),
       execute: () => answer(cacheStatus(resolveCaller('inspect_cache_status'), store, unavailable)),
     }),

@@ -30,7 +30,7 @@ export class Prompt<T = unknown> {
     const { user, data, responseFormat, name, ...settings } = config;
     this.id = nextId('prompt');
     this.user = user;
-    this.name = name ?? (user.length > 40 ? `${user.slice(0, 37)}...` : user);
+    this.name = name ?? defaultPromptName(user);
     this.data = frozenCopy(data ?? {});
     this.responseFormat = responseFormat;
     this.settings = Object.freeze(stripUndefined(settings));
@@ -46,6 +46,11 @@ export class Prompt<T = unknown> {
   withData(data: Readonly<Record<string, unknown>>): Prompt<T> {
     return new Prompt<T>({ ...this.settings, user: this.user, name: this.name, data, responseFormat: this.responseFormat });
   }
+}
+
+/** The name of a prompt that was given none: the start of its user message. */
+export function defaultPromptName(user: string): string {
+  return user.length > 40 ? `${user.slice(0, 37)}...` : user;
 }
 
 /** `createPrompt({ user, data, responseFormat: z.object(...) })`, typed by the schema's output. */

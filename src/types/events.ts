@@ -3,6 +3,7 @@ import type { StateSnapshot } from './serialized.js';
 import type { WorkflowStatus } from './status.js';
 import type { TokenUsage } from './usage.js';
 import type { GoalAncestry } from './goal-ancestry.js';
+import type { CacheMissInfo } from './cache.js';
 import type { TrajectoryCheckpoint, VerifierOutcome } from './trajectory.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
@@ -155,12 +156,10 @@ export interface CacheHitEvent extends EventBase {
   readonly agentName: string;
   readonly key: string;
 }
-export interface CacheMissEvent extends EventBase {
+/** A call the cache did not answer, and why (see CacheMissReason and CacheMissInfo). */
+export interface CacheMissEvent extends EventBase, CacheMissInfo {
   readonly type: 'cacheMiss';
   readonly agentName: string;
-  readonly key: string;
-  /** `invalid`: an entry existed but no longer validated against the schema, so it was busted. */
-  readonly reason: 'absent' | 'invalid';
 }
 
 /** A reflection pass started on a failed attempt (level: where reflection was enabled). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { flag, func, integer, nonEmptyText, numberIn, oneOf, strict, stringRecord, text } from './fields.js';
+import { func, integer, nonEmptyText, numberIn, oneOf, strict, stringRecord, text } from './fields.js';
+import { cacheSettingSchema } from './cache-setting.schema.js';
 import { mcpServerConfigSchema } from './mcp-server-config.schema.js';
 import { reflectionSettingSchema } from './reflection.schema.js';
 import { toolSchema } from './tool.schema.js';
@@ -26,7 +27,7 @@ export const agentSettingsShape = {
   skills: z.array(skillSchema, { error: 'an array of skills' }).optional(),
   hooks: hooksSchema.optional(),
   env: stringRecord.optional(),
-  enableCache: flag.optional(),
+  enableCache: cacheSettingSchema.optional(),
   enableReflection: reflectionSettingSchema.optional(),
   maxTurns: integer(1).optional(),
   structuredOutput: oneOf(['native', 'tool']).optional(),

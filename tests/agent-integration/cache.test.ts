@@ -17,6 +17,7 @@ import {
   type Cache,
   type CacheHitEvent,
   type CacheMissEvent,
+  type CacheMissReason,
   type AgentPromptEndEvent,
   type Prompt,
   type PromptOverrides,
@@ -65,18 +66,27 @@ async function ask<T>(agent: Agent, prompt: Prompt<T>, overrides?: PromptOverrid
   };
 }
 
-function expectMiss(asked: Asked<unknown>, reason: 'absent' | 'invalid'): string {
+/** Checks a miss for `reason`, that the result says what the event said, and returns its key. */
+function expectMiss(asked: Asked<unknown>, reason: CacheMissReason): string {
   expect(asked.cache).toMatchObject({ type: 'cacheMiss', reason });
   expect(asked.result.cached).toBe(false);
   expect(asked.end.cached).toBe(false);
-  return asked.cache.key;
+  const { type: _type, id: _id, nodeId: _node, workflowId: _wf, timestamp: _at, agentName: _agent, ...info } = asked.cache as CacheMissEvent;
+  expect(asked.result.cacheMiss).toEqual(info);
+  return keyOf(asked.cache);
 }
 
 function expectHit(asked: Asked<unknown>): string {
   expect(asked.cache.type).toBe('cacheHit');
   expect(asked.result.cached).toBe(true);
+  expect(asked.result.cacheMiss).toBeUndefined();
   expect(asked.end.cached).toBe(true);
-  return asked.cache.key;
+  return keyOf(asked.cache);
+}
+
+function keyOf(event: CacheHitEvent | CacheMissEvent): string {
+  expect(event.key).toMatch(/^[^:]+:[0-9a-f]{64}$/);
+  return event.key as string;
 }
 
 describe('agent cache: hit and miss', () => {
@@ -131,17 +141,31 @@ describe('agent cache: hit and miss', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it('does not cache when enableCache is off (the default)', async () => {
+  it('does not cache when enableCache is off (the default): a miss with reason disabled when a store is configured', async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
     const agent = createAgent({ name: 'uncached', client: model.client(), cache: store });
     const prompt = createPrompt({ user: 'Again and again', responseFormat: Answer });
     expect(await agent.prompt(prompt)).toEqual({ answer: 'answer 1' });
     expect(await agent.prompt(prompt)).toEqual({ answer: 'answer 2' });
-    expect(store.metrics()).toMatchObject({ sets: 0, size: 0 });
-    const run = await runFlow((ctx) => ctx.step('ask', () => agent.prompt(prompt)));
+    // The store is never touched: no key, no lookup.
+    expect(store.metrics()).toMatchObject({ hits: 0, misses: 0, sets: 0, size: 0 });
+    const run = await runFlow((ctx) => ctx.step('ask', () => agent.execute(prompt)));
     expect(eventsOfType(run.recording.events, 'cacheHit')).toEqual([]);
+    const misses = eventsOfType(run.recording.events, 'cacheMiss');
+    expect(misses).toHaveLength(1);
+    expect(misses[0]).toMatchObject({ agentName: 'uncached', reason: 'disabled' });
+    expect(misses[0]?.key).toBeUndefined();
+    expect(valueOf(run.outcome).cacheMiss).toEqual({ reason: 'disabled' });
+    expect(store.metrics()).toMatchObject({ hits: 0, misses: 0, sets: 0, size: 0 });
+  });
+
+  it('an agent with neither a store nor enableCache reports nothing about the cache', async () => {
+    const model = numberedModel();
+    const agent = createAgent({ name: 'plain', client: model.client() });
+    const run = await runFlow((ctx) => ctx.step('ask', () => agent.execute(createPrompt({ user: 'Hi', responseFormat: Answer }))));
     expect(eventsOfType(run.recording.events, 'cacheMiss')).toEqual([]);
+    expect(valueOf(run.outcome).cacheMiss).toBeUndefined();
   });
 
   it('does not store a failed answer: the next call is a miss again', async () => {
@@ -338,7 +362,7 @@ describe('agent cache: stored values', () => {
     const miss = await ask(agent, prompt);
     expect(miss.result.value).toEqual({ n: 50 });
     expect(runs).toBe(1);
-    expect((await store.get(miss.cache.key))?.value).toEqual({ n: 5 });
+    expect((await store.get(keyOf(miss.cache)))?.value).toEqual({ n: 5 });
     const hit = await ask(agent, prompt);
     expectHit(hit);
     expect(hit.result.value).toEqual({ n: 50 });
@@ -358,7 +382,7 @@ describe('agent cache: stored values', () => {
     const prompt = createPrompt({ user: 'Count', responseFormat: schema });
     const miss = await ask(agent, prompt);
     expect(miss.result.value).toEqual({ count: 3 });
-    expect((await store.get(miss.cache.key))?.value).toEqual({ words: 'one two three' });
+    expect((await store.get(keyOf(miss.cache)))?.value).toEqual({ words: 'one two three' });
     const hit = await ask(agent, prompt);
     expectHit(hit);
     expect(hit.result.value).toEqual({ count: 3 });
@@ -458,18 +482,21 @@ describe('agent cache: FileCacheStore record and replay', () => {
 });
 
 describe('agent cache: streams', () => {
-  it('stream() bypasses the cache (decision 0007): it neither reads nor writes it', async () => {
+  it('stream() bypasses the cache (decision 0007): it neither reads nor writes it, and says so', async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
     const agent = createAgent({ name: 'streamer', client: model.client(), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Stream me', responseFormat: Answer });
 
-    // A stream first: nothing is stored.
+    // A stream first: nothing is stored, and the miss says the cache was bypassed (no key computed).
     const streamed = await runFlow((ctx) => ctx.step('stream', () => agent.stream(prompt).finalValue()));
     expect(valueOf(streamed.outcome)).toEqual({ answer: 'answer 1' });
     expect(model.requests[0]?.stream).toBe(true);
     expect(store.metrics()).toMatchObject({ sets: 0, size: 0, hits: 0, misses: 0 });
-    expect(eventsOfType(streamed.recording.events, 'cacheMiss')).toEqual([]);
+    const bypassed = eventsOfType(streamed.recording.events, 'cacheMiss');
+    expect(bypassed).toHaveLength(1);
+    expect(bypassed[0]).toMatchObject({ reason: 'bypassed' });
+    expect(bypassed[0]?.key).toBeUndefined();
 
     // A prompt then misses, and stores.
     expectMiss(await ask(agent, prompt), 'absent');

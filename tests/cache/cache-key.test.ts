@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from 'groundswell';
-import { cacheKey, cacheKeyPrefix, type CacheKeyInput } from '../../src/cache/cache-key.js';
+import { cacheKey, cacheKeyFromParts, cacheKeyPartHashes, cacheKeyPrefix, type CacheKeyInput } from '../../src/cache/cache-key.js';
+import { CACHE_KEY_PARTS } from '../../src/cache/cache-key-parts.js';
+import type { CacheKeyPart } from '../../src/types/cache.js';
 
 const Answer = z.object({ answer: z.string().min(1) });
 
@@ -58,26 +60,38 @@ describe('cacheKey', () => {
     expect(cacheKey(a)).toBe(cacheKey(b));
   });
 
-  const changes: Array<[string, (input: CacheKeyInput) => CacheKeyInput]> = [
-    ['user', (i) => ({ ...i, user: 'Summarise the data!' })],
-    ['data value', (i) => ({ ...i, data: { ...(i.data as object), meta: { source: 'test', at: '2024-01-02' } } })],
-    ['data array order', (i) => ({ ...i, data: { ...(i.data as object), items: [{ id: 1, tags: ['b', 'a'] }] } })],
-    ['system', (i) => ({ ...i, system: 'You are verbose.' })],
-    ['system undefined vs empty', (i) => ({ ...i, system: undefined })],
-    ['model', (i) => ({ ...i, model: 'claude-opus' })],
-    ['sampling.maxTokens', (i) => ({ ...i, sampling: { ...i.sampling, maxTokens: 1025 } })],
-    ['sampling.temperature', (i) => ({ ...i, sampling: { ...i.sampling, temperature: 0.3 } })],
-    ['sampling.temperature removed', (i) => ({ ...i, sampling: { maxTokens: 1024, stop: ['END'] } })],
-    ['sampling.stop', (i) => ({ ...i, sampling: { ...i.sampling, stop: ['END', 'STOP'] } })],
-    ['tool added', (i) => ({ ...i, tools: [...i.tools, { name: 'calc', inputSchema: {} }] })],
-    ['tool order', (i) => ({ ...i, tools: [...i.tools].reverse() })],
-    ['tool description', (i) => ({ ...i, tools: [{ ...i.tools[0]!, description: 'Search the web' }, i.tools[1]!] })],
-    ['tool input schema', (i) => ({ ...i, tools: [{ ...i.tools[0]!, inputSchema: { type: 'object' } }, i.tools[1]!] })],
-    ['mcp identity', (i) => ({ ...i, mcps: [{ name: 'files', identity: { command: 'mcp-files', args: ['--root', '/tmp'], envKeys: ['TOKEN'] } }] })],
-    ['mcp removed', (i) => ({ ...i, mcps: [] })],
-    ['skill content', (i) => ({ ...i, skills: [{ ...i.skills[0]!, content: 'Be very brief.' }] })],
-    ['skill description', (i) => ({ ...i, skills: [{ name: 'style', content: 'Be brief.' }] })],
-    ['response schema', (i) => ({ ...i, responseSchema: z.object({ answer: z.string().min(5) }) })],
+  it('has the value it had before keys were built from parts: recordings made earlier still hit', () => {
+    expect(cacheKey(base())).toBe('gs:098e1ee9244b54329bbf8c984dbde1f0224f49a00d10bbce9b8fdbf62caa1705');
+    expect(cacheKey({ ...base(), plan: undefined })).toBe(cacheKey(base()));
+  });
+
+  // Each variation, and the one key part it belongs to.
+  const changes: Array<[string, (input: CacheKeyInput) => CacheKeyInput, CacheKeyPart]> = [
+    ['user', (i) => ({ ...i, user: 'Summarise the data!' }), 'user'],
+    ['data value', (i) => ({ ...i, data: { ...(i.data as object), meta: { source: 'test', at: '2024-01-02' } } }), 'data'],
+    ['data array order', (i) => ({ ...i, data: { ...(i.data as object), items: [{ id: 1, tags: ['b', 'a'] }] } }), 'data'],
+    ['system', (i) => ({ ...i, system: 'You are verbose.' }), 'system'],
+    ['system undefined vs empty', (i) => ({ ...i, system: undefined }), 'system'],
+    ['model', (i) => ({ ...i, model: 'claude-opus' }), 'model'],
+    ['sampling.maxTokens', (i) => ({ ...i, sampling: { ...i.sampling, maxTokens: 1025 } }), 'settings'],
+    ['sampling.temperature', (i) => ({ ...i, sampling: { ...i.sampling, temperature: 0.3 } }), 'settings'],
+    ['sampling.temperature removed', (i) => ({ ...i, sampling: { maxTokens: 1024, stop: ['END'] } }), 'settings'],
+    ['sampling.stop', (i) => ({ ...i, sampling: { ...i.sampling, stop: ['END', 'STOP'] } }), 'settings'],
+    ['tool added', (i) => ({ ...i, tools: [...i.tools, { name: 'calc', inputSchema: {} }] }), 'tools'],
+    ['tool order', (i) => ({ ...i, tools: [...i.tools].reverse() }), 'tools'],
+    ['tool description', (i) => ({ ...i, tools: [{ ...i.tools[0]!, description: 'Search the web' }, i.tools[1]!] }), 'tools'],
+    ['tool input schema', (i) => ({ ...i, tools: [{ ...i.tools[0]!, inputSchema: { type: 'object' } }, i.tools[1]!] }), 'tools'],
+    [
+      'mcp identity',
+      (i) => ({ ...i, mcps: [{ name: 'files', identity: { command: 'mcp-files', args: ['--root', '/tmp'], envKeys: ['TOKEN'] } }] }),
+      'tools',
+    ],
+    ['mcp removed', (i) => ({ ...i, mcps: [] }), 'tools'],
+    ['skill content', (i) => ({ ...i, skills: [{ ...i.skills[0]!, content: 'Be very brief.' }] }), 'system'],
+    ['skill description', (i) => ({ ...i, skills: [{ name: 'style', content: 'Be brief.' }] }), 'system'],
+    ['response schema', (i) => ({ ...i, responseSchema: z.object({ answer: z.string().min(5) }) }), 'schema'],
+    ['plan added', (i) => ({ ...i, plan: '# Plan\n- [/] Ship it' }), 'plan'],
+    ['a field no part names', (i) => ({ ...i, extra: 1 }) as CacheKeyInput, 'settings'],
   ];
 
   it.each(changes)('changes when %s changes', (_label, change) => {
@@ -89,12 +103,68 @@ describe('cacheKey', () => {
     expect(keys.size).toBe(changes.length);
   });
 
+  it.each(changes)('%s changes exactly one part hash: %s', (_label, change, part) => {
+    const before = cacheKeyPartHashes(base());
+    const after = cacheKeyPartHashes(change(base()));
+    expect(CACHE_KEY_PARTS.filter((name) => before[name] !== after[name])).toEqual([part]);
+  });
+
+  it('part hashes are SHA-256 hex, stable across separately built inputs, the schema part being its schemaHash', () => {
+    const parts = cacheKeyPartHashes(base());
+    for (const part of CACHE_KEY_PARTS) expect(parts[part]).toMatch(/^[0-9a-f]{64}$/);
+    expect(cacheKeyPartHashes({ ...base(), responseSchema: z.object({ answer: z.string().min(1) }) })).toEqual(parts);
+  });
+
+  it('with system sections, identity, ancestry and guidance are parts of their own', () => {
+    const sections = { identity: 'You are terse.', ancestry: "# Why You're Here\nGoal: A", guidance: '' };
+    const parts = cacheKeyPartHashes(base(), sections);
+    const moved = cacheKeyPartHashes(base(), { ...sections, ancestry: "# Why You're Here\nGoal: B" });
+    expect(CACHE_KEY_PARTS.filter((name) => parts[name] !== moved[name])).toEqual(['ancestry']);
+    const guided = cacheKeyPartHashes(base(), { ...sections, guidance: 'Cite sources.' });
+    expect(CACHE_KEY_PARTS.filter((name) => parts[name] !== guided[name])).toEqual(['guidance']);
+    // The identity section with no ancestry hashes like the plain system text.
+    expect(parts.system).toBe(cacheKeyPartHashes(base()).system);
+  });
+
   it('throws a UsageError naming the path when the request holds non-JSON data', () => {
     expect(() => cacheKey({ ...base(), data: { rows: [{ when: 1n }] } })).toThrow(UsageError);
     expect(() => cacheKey({ ...base(), data: { rows: [{ when: 1n }] } })).toThrow('$.data.rows[0].when');
     expect(() => cacheKey({ ...base(), tools: [{ name: 't', inputSchema: { parse: () => 1 } }] })).toThrow(
       'a function at $.tools[0].inputSchema.parse',
     );
+  });
+});
+
+describe('cacheKeyFromParts', () => {
+  const none = new Set<CacheKeyPart>();
+  const ancestry = new Set<CacheKeyPart>(['ancestry']);
+  const sections = (goal: string): { identity: string; ancestry: string; guidance: string } => ({
+    identity: 'You are terse.',
+    ancestry: `# Why You're Here\nGoal: ${goal}`,
+    guidance: '',
+  });
+
+  it('leaves an ignored part out: the key stays when only that part changes, and moves when another does', () => {
+    const a = cacheKeyPartHashes(base(), sections('A'));
+    const b = cacheKeyPartHashes(base(), sections('B'));
+    expect(cacheKeyFromParts(a, ancestry, 'agent')).toBe(cacheKeyFromParts(b, ancestry, 'agent'));
+    expect(cacheKeyFromParts(a, none, 'agent')).not.toBe(cacheKeyFromParts(b, none, 'agent'));
+    const otherUser = cacheKeyPartHashes({ ...base(), user: 'Other' }, sections('A'));
+    expect(cacheKeyFromParts(otherUser, ancestry, 'agent')).not.toBe(cacheKeyFromParts(a, ancestry, 'agent'));
+  });
+
+  it('never equals the whole-input key, and differs per ignore list and namespace', () => {
+    const parts = cacheKeyPartHashes(base());
+    const keys = [
+      cacheKey(base(), 'agent'),
+      cacheKeyFromParts(parts, none, 'agent'),
+      cacheKeyFromParts(parts, ancestry, 'agent'),
+      cacheKeyFromParts(parts, new Set<CacheKeyPart>(['ancestry', 'plan']), 'agent'),
+      cacheKeyFromParts(parts, ancestry, 'other'),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys[2]).toMatch(/^agent:[0-9a-f]{64}$/);
+    expect(keys[4]?.startsWith(cacheKeyPrefix('other'))).toBe(true);
   });
 });
 

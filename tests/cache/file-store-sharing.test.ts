@@ -138,7 +138,7 @@ describe('FileCacheStore: temp files of writes that never finished', () => {
     await age(join(dir, temp), HOUR);
     clock.advance(11);
 
-    expect(await store.prune()).toEqual({ expired: 1, damaged: 1, temp: 1 });
+    expect(await store.prune()).toEqual({ expired: 1, damaged: 1, indexes: 0, temp: 1 });
     expect(await entryFiles(dir)).toHaveLength(1);
     expect(await tempFiles(dir)).toEqual([]);
     expect((await store.get('gs:long'))?.value).toBe('long');

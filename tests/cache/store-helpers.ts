@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { CachedResponse } from '../../src/cache/cache.js';
+import { cacheIdentity, type CacheEntryHeader } from '../../src/cache/cache-entry-header.js';
+import { CACHE_KEY_PARTS } from '../../src/cache/cache-key-parts.js';
+import type { CacheKeyPart } from '../../src/types/cache.js';
 
 /** A response as the agent stores it, with `value` as given. */
 export function response(value: unknown, storedAt = 1): CachedResponse {
@@ -26,4 +29,10 @@ export function tempDirs(): () => Promise<string> {
     made.push(dir);
     return dir;
   };
+}
+
+/** A well-formed entry header for `agent`/`prompt`; every part fingerprint is `fill` repeated. */
+export function header(agent = 'researcher', prompt = 'Summarise', fill = 'a', createdAt = 1): CacheEntryHeader {
+  const parts = Object.fromEntries(CACHE_KEY_PARTS.map((part) => [part, fill.repeat(16)])) as Record<CacheKeyPart, string>;
+  return { agent, prompt, identity: cacheIdentity(agent, prompt), model: 'claude-test', parts, ignored: [], createdAt };
 }

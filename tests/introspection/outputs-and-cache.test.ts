@@ -135,7 +135,7 @@ describe('inspect_cache_status', () => {
 
     const answer = sentAnswer(model, 1);
     expect(answer).toMatchObject({ configured: true, metrics: { hits: 1, misses: 1, sets: 1, size: 1 }, hitRate: 0.5 });
-    const counts = { hits: 1, misses: 1, byAgent: { classifier: { hits: 1, misses: 1 } } };
+    const counts = { hits: 1, misses: 1, byAgent: { classifier: { hits: 1, misses: 1 } }, missReasons: { absent: 1 } };
     expect(answer.events).toEqual({ workflow: counts, run: counts });
   });
 
@@ -146,7 +146,8 @@ describe('inspect_cache_status', () => {
     const answer = sentAnswer(model, 1);
     expect(answer.configured).toBe(false);
     expect(answer.message).toMatch(/No cache is configured/);
-    expect(answer.events).toEqual({ workflow: { hits: 0, misses: 0, byAgent: {} }, run: { hits: 0, misses: 0, byAgent: {} } });
+    const none = { hits: 0, misses: 0, byAgent: {}, missReasons: {} };
+    expect(answer.events).toEqual({ workflow: none, run: none });
   });
 
   it('an agent without its own cache store: says its default cache is private', async () => {

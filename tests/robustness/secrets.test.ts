@@ -298,9 +298,12 @@ describe('the cache and secrets', () => {
     model.assertComplete();
     expect(recording.logs.filter((log) => log.message.includes('not cached: it contains a secret value'))).toHaveLength(2);
     expect(recording.events.filter((e) => e.type === 'cacheHit')).toHaveLength(1);
-    const files = readdirSync(dir).map((name) => readFileSync(join(dir, name), 'utf8'));
-    expect(files).toHaveLength(1);
-    expect(files[0]).toContain('clean');
+    // One entry, and the index file naming it (latest-<identity>.idx).
+    const names = readdirSync(dir);
+    expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(1);
+    expect(names.filter((name) => name.endsWith('.idx'))).toHaveLength(1);
+    const files = names.map((name) => readFileSync(join(dir, name), 'utf8'));
+    expect(files.find((file) => file.includes('"response"'))).toContain('clean');
     for (const file of files) expectClean(file, 'a cache file');
   });
 });

@@ -1,93 +1,134 @@
-import { cacheKey } from '../../cache/cache-key.js';
+import type { Cache, CachedResponse, CacheLookup } from '../../cache/cache.js';
+import { differingParts } from '../../cache/cache-entry-header.js';
+import { cacheOptions, type ResolvedCacheOptions } from '../../cache/cache-options.js';
+import type { CacheKeyPart, CacheMissInfo } from '../../types/cache.js';
 import { loadMcpRuntime } from '../../mcp/load-mcp-runtime.js';
 import type { McpServerConfig } from '../../mcp/mcp-config.js';
 import { errorMessage } from '../../util/describe.js';
 import { ZERO_USAGE } from '../../util/usage.js';
-import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
-import { localHandler } from '../toolset.js';
+import { callCacheKey, type CallCacheKey, type McpKeyPart } from '../call-cache-key.js';
+import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 
 /**
  * Answers from the cache when the same request was answered before. The key covers what is
  * actually sent; a stored value that no longer validates against the schema is busted and the
- * model asked again.
+ * model asked again. Every call of an agent that caches gets one `cacheHit` or `cacheMiss`, and a
+ * miss says why (see CacheMissReason), so a run that stopped hitting can be explained.
  */
 export const cacheInterceptor: PromptInterceptor = async (call, next) => {
+  const options = cacheOptions(call.settings.enableCache);
   const cache = call.cache;
-  if (!call.settings.enableCache || cache === undefined || call.onStream !== undefined) return next(call);
-  const key = await keyOf(call);
-  const stored = await cache.get(key);
-  if (stored !== undefined) {
-    const checked = call.prompt.responseFormat.safeParse(stored.value);
-    if (checked.success) {
-      call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key });
-      return {
-        value: checked.data,
-        answerData: stored.value,
-        usage: { ...ZERO_USAGE },
-        turns: 0,
-        stopReason: stored.stopReason,
-        model: stored.model,
-        cached: true,
-        toolCalls: [],
-      };
-    }
-    await cache.bust(key);
+  if (!options.enabled || cache === undefined) {
+    return call.cacheConfigured ? missed(call, next, { reason: 'disabled' }) : next(call);
   }
-  call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, key, reason: stored === undefined ? 'absent' : 'invalid' });
-  const outcome = await next(call);
+  // Streams bypass the cache (decision 0007): their value is the events, which a cache could not replay.
+  if (call.onStream !== undefined) return missed(call, next, { reason: 'bypassed' });
+  // Synchronous unless there is a plan file to read or MCP servers to describe: each await costs
+  // on the hit path.
+  const planText = call.planWatcher === undefined ? undefined : await call.planWatcher.firstRequestText();
+  const mcps = call.settings.mcps.length === 0 ? [] : await mcpKeyParts(call.settings.mcps);
+  const key = callCacheKey(call, options.ignore, planText, mcps);
+  if (options.refresh) return stored(call, next, cache, key, { reason: 'bypassed', key: key.key });
+  const found = await lookup(cache, key.key);
+  if (found.response !== undefined) {
+    const checked = call.prompt.responseFormat.safeParse(found.response.value);
+    if (checked.success) {
+      call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key: key.key });
+      return hit(found.response, checked.data);
+    }
+    await cache.bust(key.key);
+    return stored(call, next, cache, key, { reason: 'invalid', key: key.key });
+  }
+  const differs = found.reason === 'absent' ? await related(call, cache, key, options) : undefined;
+  return stored(call, next, cache, key, { reason: found.reason, key: key.key, ...(differs !== undefined ? { differs } : {}) });
+};
+
+/**
+ * A store without `lookup` (a custom one) cannot say why it missed: every miss is `absent`.
+ * Not async: the store's own promise is passed on, without another hop on the hit path.
+ */
+function lookup(cache: Cache, key: string): Promise<CacheLookup> {
+  if (cache.lookup !== undefined) return cache.lookup(key);
+  return cache.get(key).then((response) => (response === undefined ? { response: undefined, reason: 'absent' } : { response }));
+}
+
+/**
+ * The parts in which this key differs from the newest entry of the same agent and prompt, or
+ * undefined when the store has none (or cannot say). Diagnostics never fail a call.
+ */
+async function related<T>(
+  call: PromptCall<T>,
+  cache: Cache,
+  key: CallCacheKey,
+  options: ResolvedCacheOptions,
+): Promise<CacheKeyPart[] | undefined> {
+  if (cache.latestEntry === undefined) return undefined;
+  try {
+    const header = await cache.latestEntry(key.identity());
+    return header === undefined ? undefined : differingParts(key.parts(), options.ignore, header);
+  } catch (error) {
+    call.tree.workflow?.logger.debug(`Cache store could not look up related entries for agent "${call.agentName}"`, {
+      error: errorMessage(error),
+    });
+    return undefined;
+  }
+}
+
+function hit<T>(response: CachedResponse, value: T): PromptOutcome<T> {
+  return {
+    value,
+    answerData: response.value,
+    usage: { ...ZERO_USAGE },
+    turns: 0,
+    stopReason: response.stopReason,
+    model: response.model,
+    cached: true,
+    toolCalls: [],
+  };
+}
+
+/** A miss that stores nothing: reported, then the model is asked. */
+async function missed<T>(call: PromptCall<T>, next: PromptHandler, miss: CacheMissInfo): Promise<PromptOutcome<T>> {
+  call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, ...miss });
+  return { ...(await next(call)), cacheMiss: miss };
+}
+
+/** A miss whose answer is stored under the key, with the entry's header. */
+async function stored<T>(
+  call: PromptCall<T>,
+  next: PromptHandler,
+  cache: Cache,
+  key: CallCacheKey,
+  miss: CacheMissInfo,
+): Promise<PromptOutcome<T>> {
+  call.tree.emit({ type: 'cacheMiss', agentName: call.agentName, ...miss });
+  const outcome = { ...(await next(call)), cacheMiss: miss };
   // A store keeps answers beyond the call (files, a server): an answer quoting a secret is not
   // stored at all. Masked, it would no longer be what the model said, and a hit would return that.
   if (call.secrets.contains(outcome.answerData)) {
-    call.tree.workflow?.logger.info(`Answer of agent "${call.agentName}" not cached: it contains a secret value`, { key });
+    call.tree.workflow?.logger.info(`Answer of agent "${call.agentName}" not cached: it contains a secret value`, { key: key.key });
     return outcome;
   }
+  const storedAt = call.tree.now();
   // The raw answer, not the parsed value: a hit parses it again, so transforms run exactly once.
   try {
-    await cache.set(key, {
-      value: outcome.answerData,
-      model: outcome.model,
-      stopReason: outcome.stopReason,
-      usage: outcome.usage,
-      storedAt: call.tree.now(),
-    });
+    await cache.set(
+      key.key,
+      { value: outcome.answerData, model: outcome.model, stopReason: outcome.stopReason, usage: outcome.usage, storedAt },
+      { header: key.header(storedAt) },
+    );
   } catch (error) {
     // The answer is paid for and valid: a store that cannot keep it is reported, not fatal.
     call.tree.workflow?.logger.warn(`Cache store failed to save the answer of agent "${call.agentName}"`, {
-      key,
+      key: key.key,
       error: errorMessage(error),
     });
   }
   return outcome;
-};
-
-async function keyOf<T>(call: PromptCall<T>): Promise<string> {
-  const { plan, settings, prompt } = call;
-  const mcps = settings.mcps.length === 0 ? [] : await mcpKeyParts(settings.mcps);
-  return cacheKey(
-    {
-      user: prompt.user,
-      data: prompt.data,
-      system: plan.system,
-      model: plan.model,
-      sampling: {
-        maxTokens: plan.maxTokens,
-        ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
-        ...(plan.stop !== undefined ? { stop: plan.stop } : {}),
-      },
-      tools: settings.tools.map((tool) => {
-        const definition = localHandler(tool).definition;
-        return { name: definition.name, description: definition.description ?? '', inputSchema: definition.input_schema };
-      }),
-      mcps,
-      skills: settings.skills.map((skill) => ({ name: skill.name, description: skill.description ?? '', content: skill.content })),
-      responseSchema: prompt.responseFormat,
-    },
-    call.agentName,
-  );
 }
 
 /** Reading in-process servers' tool schemas takes the MCP SDK, so it is loaded only for calls with servers. */
-async function mcpKeyParts(servers: readonly McpServerConfig[]): Promise<{ name: string; identity: unknown }[]> {
+async function mcpKeyParts(servers: readonly McpServerConfig[]): Promise<McpKeyPart[]> {
   const { mcpIdentity } = await loadMcpRuntime();
   return servers.map((server) => ({ name: server.name, identity: mcpIdentity(server) }));
 }

@@ -1,0 +1,93 @@
+import { cacheIdentity, entryHeader, type CacheEntryHeader } from '../cache/cache-entry-header.js';
+import { cacheKey, cacheKeyFromParts, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
+import type { CacheKeyPartHashes } from '../cache/cache-key-parts.js';
+import type { CacheKeyPart } from '../types/cache.js';
+import { defaultPromptName, type Prompt } from '../prompt/prompt.js';
+import type { SecretMasker } from '../secrets/secret-masker.js';
+import type { PromptCall } from './prompt-call.js';
+import { localHandler } from './toolset.js';
+
+/** One MCP server as the key covers it: its name and what it offers (read by the caller, lazily). */
+export interface McpKeyPart {
+  readonly name: string;
+  readonly identity: unknown;
+}
+
+/** The cache key of one call, and what a miss needs besides it (computed only then). */
+export interface CallCacheKey {
+  readonly key: string;
+  /** SHA-256 per key part; computed on first use, as a hit never needs them. */
+  parts(): CacheKeyPartHashes;
+  /** `cacheIdentity(agent, prompt name)`: the index a miss looks up the newest related entry by. */
+  identity(): string;
+  /** The header stored with the answer: names masked, hashes only. */
+  header(createdAt: number): CacheEntryHeader;
+}
+
+/**
+ * Everything the request carries, as the key covers it (`planText`: what the agent's plan watcher
+ * sends first, undefined without one; `mcps`: the agent's MCP servers, described). Without an ignore list the key is the
+ * whole-input SHA-256 (`cacheKey`, unchanged from before part hashes, so recordings stay valid);
+ * with one it is built from the part hashes (`cacheKeyFromParts`).
+ */
+export function callCacheKey<T>(
+  call: PromptCall<T>,
+  ignore: ReadonlySet<CacheKeyPart>,
+  planText: string | undefined,
+  mcps: readonly McpKeyPart[],
+): CallCacheKey {
+  const input = keyInput(call, planText, mcps);
+  let parts: CacheKeyPartHashes | undefined;
+  const partsOf = (): CacheKeyPartHashes => (parts ??= cacheKeyPartHashes(input, call.plan.systemSections));
+  const key = ignore.size === 0 ? cacheKey(input, call.agentName) : cacheKeyFromParts(partsOf(), ignore, call.agentName);
+  const identity = (): string => cacheIdentity(call.agentName, call.prompt.name);
+  return {
+    key,
+    parts: partsOf,
+    identity,
+    header: (createdAt) =>
+      entryHeader({
+        agent: call.agentName,
+        prompt: maskedName(call.prompt, call.secrets),
+        identity: identity(),
+        model: call.plan.model,
+        parts: partsOf(),
+        ignored: ignore,
+        createdAt,
+      }),
+  };
+}
+
+function keyInput<T>(call: PromptCall<T>, planText: string | undefined, mcps: readonly McpKeyPart[]): CacheKeyInput {
+  const { plan, settings, prompt } = call;
+  return {
+    user: prompt.user,
+    data: prompt.data,
+    system: plan.system,
+    model: plan.model,
+    sampling: {
+      maxTokens: plan.maxTokens,
+      ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
+      ...(plan.stop !== undefined ? { stop: plan.stop } : {}),
+    },
+    tools: settings.tools.map((tool) => {
+      const definition = localHandler(tool).definition;
+      return { name: definition.name, description: definition.description ?? '', inputSchema: definition.input_schema };
+    }),
+    mcps,
+    skills: settings.skills.map((skill) => ({ name: skill.name, description: skill.description ?? '', content: skill.content })),
+    responseSchema: prompt.responseFormat,
+    // Only with a plan file: keys of agents without one are what they were before.
+    ...(planText !== undefined ? { plan: planText } : {}),
+  };
+}
+
+/**
+ * The prompt's name with secrets masked. A default name is the start of the user message, cut
+ * at 37 characters: cut first, a secret could be cut in half and no longer be recognised, so the
+ * whole message is masked before it is cut again.
+ */
+function maskedName(prompt: Prompt<unknown>, secrets: SecretMasker): string {
+  if (!secrets.active) return prompt.name;
+  return prompt.name === defaultPromptName(prompt.user) ? defaultPromptName(secrets.text(prompt.user)) : secrets.text(prompt.name);
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { IGNORABLE_CACHE_KEY_PARTS } from '../cache/cache-key-parts.js';
+import { expected, flag, oneOf, strict } from './fields.js';
+
+// Custom (non-aborting) leaf checks, so a wrong option inside the object is reported by its own
+// path instead of only "true, false or { ignore, refresh }".
+const ignore = expected<unknown[]>('an array of key part names', Array.isArray).pipe(z.array(oneOf(IGNORABLE_CACHE_KEY_PARTS)));
+const refresh = expected<boolean>('true or false', (v) => typeof v === 'boolean');
+
+/** `enableCache` of an agent, a prompt or a call: true/false or `{ ignore?, refresh? }`. */
+export const cacheSettingSchema = z.union(
+  [flag, strict({ ignore: ignore.optional(), refresh: refresh.optional() }, "an object like { ignore: ['ancestry'] }")],
+  { error: 'true, false or { ignore, refresh }' },
+);
