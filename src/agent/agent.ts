@@ -35,6 +35,7 @@ import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
 import { callSecrets } from '../secrets/call-secrets.js';
+import { maskedPromptName } from './masked-prompt-name.js';
 import { addRunSecrets, runMasker } from '../secrets/run-secrets.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
@@ -215,7 +216,7 @@ export class Agent {
       mode === 'off'
         ? undefined
         : new TrajectoryTracker(mode, grounding, goalAncestry.goal ?? prompt.user, mask, this.config.trajectory?.maxChars);
-    const tree = CallTree.open('agentPrompt', `${this.name}: ${prompt.name}`);
+    const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
     const shared = {
       trajectory,
       secrets,

@@ -2,8 +2,7 @@ import { cacheIdentity, entryHeader, type CacheEntryHeader } from '../cache/cach
 import { cacheKey, cacheKeyFromParts, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
 import type { CacheKeyPartHashes } from '../cache/cache-key-parts.js';
 import type { CacheKeyPart } from '../types/cache.js';
-import { defaultPromptName, type Prompt } from '../prompt/prompt.js';
-import type { SecretMasker } from '../secrets/secret-masker.js';
+import { maskedPromptName } from './masked-prompt-name.js';
 import type { PromptCall } from './prompt-call.js';
 import { localHandler } from './toolset.js';
 
@@ -48,7 +47,7 @@ export function callCacheKey<T>(
     header: (createdAt) =>
       entryHeader({
         agent: call.agentName,
-        prompt: maskedName(call.prompt, call.secrets),
+        prompt: maskedPromptName(call.prompt, call.secrets),
         identity: identity(),
         model: call.plan.model,
         parts: partsOf(),
@@ -80,14 +79,4 @@ function keyInput<T>(call: PromptCall<T>, planText: string | undefined, mcps: re
     // Only with a plan file: keys of agents without one are what they were before.
     ...(planText !== undefined ? { plan: planText } : {}),
   };
-}
-
-/**
- * The prompt's name with secrets masked. A default name is the start of the user message, cut
- * at 37 characters: cut first, a secret could be cut in half and no longer be recognised, so the
- * whole message is masked before it is cut again.
- */
-function maskedName(prompt: Prompt<unknown>, secrets: SecretMasker): string {
-  if (!secrets.active) return prompt.name;
-  return prompt.name === defaultPromptName(prompt.user) ? defaultPromptName(secrets.text(prompt.user)) : secrets.text(prompt.name);
 }

@@ -308,6 +308,21 @@ describe('the cache and secrets', () => {
   });
 });
 
+describe('names made from secret text', () => {
+  it('a default prompt name cut from a user message with a secret does not show the secret\'s start in the tree', async () => {
+    const model = new ScriptedModel([json({ done: true, note: 'rotated' })]);
+    const agent = createAgent({ name: 'ops', client: model.client(), env: { API_TOKEN: TOKEN } });
+    const flow = new Deploy({ name: 'rotate' }, async (ctx: WorkflowContext) => {
+      // No name: the prompt is named by the first 37 characters, which cut the token in half.
+      await ctx.step('ask', () => agent.prompt(createPrompt({ user: `Rotate ${TOKEN} before noon today`, responseFormat: Done })));
+    });
+    await flow.run();
+    const tree = new WorkflowTreeDebugger(flow).toTreeString();
+    expect(tree).toContain('ops: Rotate ***');
+    expect(tree).not.toContain(TOKEN.slice(0, 12));
+  });
+});
+
 describe('what is not masked', () => {
   it('env values shorter than 4 characters are left alone (they would mangle ordinary text)', async () => {
     const echo = defineTool({ name: 'env', description: 'Env.', input: z.object({}), execute: (_i, { env }) => `mode=${env['MODE']} region=${env['REGION']}` });
