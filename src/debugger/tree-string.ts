@@ -101,22 +101,37 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
 function describeRun(run: readonly WorkflowNode[], usage: ReadonlyMap<WorkflowNode, TokenUsage>): string {
   const first = run[0] as WorkflowNode;
   const counts = new Map<WorkflowStatus, number>();
-  let duration: number | undefined;
   let total: TokenUsage | undefined;
   for (const node of run) {
     counts.set(node.status, (counts.get(node.status) ?? 0) + 1);
-    if (node.duration !== undefined) duration = (duration ?? 0) + node.duration;
     const sub = usage.get(node);
     if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);
   }
   const statuses = counts.size === 1 ? STATUS_SYMBOL[first.status] : [...counts].map(([status, n]) => `${n}${STATUS_SYMBOL[status]}`).join(' ');
   let line = `× ${run.length} ${first.name} [${first.kind}] ${statuses}`;
+  const duration = runSpan(run);
   if (duration !== undefined) line += ` ${formatDuration(duration)}`;
   if (total !== undefined && totalTokens(total) > 0) {
     line += ` · ${totalTokens(total).toLocaleString('en-US')} tok`;
     if (total.costUsd !== undefined) line += ` $${total.costUsd.toFixed(4)}`;
   }
   return line;
+}
+
+/**
+ * The wall-clock time the run covered, first start to last end: siblings that ran concurrently
+ * overlap, and a sum of their durations would exceed their parent's. Sequential siblings give
+ * their sum plus the gaps between them.
+ */
+function runSpan(run: readonly WorkflowNode[]): number | undefined {
+  let start = Infinity;
+  let end = -Infinity;
+  for (const node of run) {
+    if (node.startTime === undefined || node.endTime === undefined) return undefined;
+    start = Math.min(start, node.startTime);
+    end = Math.max(end, node.endTime);
+  }
+  return end - start;
 }
 
 function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {

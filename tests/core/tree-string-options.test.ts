@@ -12,6 +12,7 @@ import {
 } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { must } from '../support/core-helpers.js';
+import { deferred } from '../support/deferred.js';
 import { FakeClock } from '../support/fake-clock.js';
 
 const Label = z.object({ label: z.string() });
@@ -87,6 +88,22 @@ describe('toTreeString compact', () => {
     const root = await fanOut({ failLast: true });
     const lines = new WorkflowTreeDebugger(root).toTreeString(root.node, { compact: true }).split('\n');
     expect(lines[1]).toMatch(/^└─ × 6 classify \[workflow\] 5✓ 1✗ /);
+  });
+
+  it('gives a folded run of concurrent siblings the time they covered, not the sum of their durations', async () => {
+    const clock = new FakeClock();
+    const gate = deferred();
+    const root = createWorkflow({ name: 'fan', clock }, async (ctx) => {
+      const children = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => createWorkflow({ name: 'classify' }, () => gate.promise.then(() => n)));
+      const all = ctx.spawnAll(children, { concurrency: 6 });
+      // All six started at 0; they end together at 300ms.
+      clock.advance(300);
+      gate.resolve();
+      await all;
+    });
+    await root.run();
+    const lines = new WorkflowTreeDebugger(root).toTreeString(root.node, { compact: true }).split('\n');
+    expect(lines[1]).toBe('└─ × 6 classify [workflow] ✓ 300.0ms');
   });
 
   it('folds consecutive same-named steps only, with exact summed durations', async () => {
