@@ -19,7 +19,13 @@ const requireChunksInCjs: TsupPlugin = {
 };
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', mcp: 'src/mcp/index.ts' },
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    mcp: 'src/mcp/index.ts',
+    plans: 'src/goal-plans/index.ts',
+    cache: 'src/cache/index.ts',
+  },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },
   tsconfig: 'tsconfig.build.json',
@@ -27,7 +33,7 @@ export default defineConfig({
   platform: 'node',
   sourcemap: true,
   clean: true,
-  // Shared chunks: groundswell/testing and groundswell/mcp must use the same error classes as
+  // Shared chunks: the subpath entries must use the same error classes (and cache stores) as
   // groundswell, and the MCP code an agent loads on demand must be the one groundswell/mcp exports.
   splitting: true,
   treeshake: true,

@@ -34,5 +34,7 @@ export function decoratorTransform(legacy: boolean): Plugin {
 export const alias = {
   'groundswell/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
   'groundswell/mcp': fileURLToPath(new URL('./src/mcp/index.ts', import.meta.url)),
+  'groundswell/plans': fileURLToPath(new URL('./src/goal-plans/index.ts', import.meta.url)),
+  'groundswell/cache': fileURLToPath(new URL('./src/cache/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };

@@ -13,7 +13,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
-import { readOnlyTools, type Tool } from 'groundswell';
+import type { Tool } from 'groundswell';
+import { readOnlyTools } from 'groundswell/plans';
 import { startSwapLoop } from '../tests/support/swap-loop.js';
 
 const SECRET = 'OUTSIDE-SECRET';

@@ -4,7 +4,8 @@
  * hash memoised) per key, and the first call on a fresh schema instance vs the second call on the
  * same instance, to show that `schemaHash` walks each schema object once.
  */
-import { cacheKey, canonicalJson, schemaHash, type CacheKeyInput } from 'groundswell';
+import { cacheKey, schemaHash, type CacheKeyInput } from 'groundswell/cache';
+import { canonicalJson } from '../src/cache/canonical-json.js';
 import { dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, USER, type TriageSchema } from './agent-fixtures.js';
 import { DEFAULT_WARMUP, elapsedNs, fixed1, fmtBytes, fmtNs, fmtUs, int, measure, median, now, section, table, verdict } from './harness.js';
 

@@ -5,7 +5,8 @@
  * A hit must make no request to the model; that is checked, and the workload fails if one was made.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { createAgent, createPrompt, createWorkflow, LruCacheStore, type WorkflowObserver } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, type WorkflowObserver } from 'groundswell';
+import { LruCacheStore } from 'groundswell/cache';
 import { ScriptedModel } from 'groundswell/testing';
 import { ANSWER_STEP, dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER } from './agent-fixtures.js';
 import { DEFAULT_WARMUP, fmtBytes, fmtRatio, fmtUs, int, measure, section, table, verdict, type Measurement } from './harness.js';

@@ -24,18 +24,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import {
-  appendEvidence,
-  completeGoalTool,
-  createAgent,
-  createPrompt,
-  createWorkflow,
-  defineTool,
-  findGoal,
-  parsePlan,
-  readOnlyTools,
-  WorkflowTreeDebugger,
-} from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, WorkflowTreeDebugger } from 'groundswell';
+import { appendEvidence, completeGoalTool, findGoal, parsePlan, readOnlyTools } from 'groundswell/plans';
 import { json, toolUse } from 'groundswell/testing';
 import { assertScriptsComplete, exampleClient, online, tokens } from './support/model.js';
 

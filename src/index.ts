@@ -36,7 +36,6 @@ export type { AgentHooks, HookContext, PreToolUseDecision } from './agent/hooks.
 export type { ModelPrice, Pricing } from './agent/pricing.js';
 export type { AgentStreamEvent, ToolCallRecord } from './agent/prompt-call.js';
 export type { Skill } from './agent/skill.js';
-export { GOAL_ANCESTRY_HEADING, renderGoalAncestry } from './goals/goal-ancestry.js';
 export type { GoalAncestry } from './types/goal-ancestry.js';
 export { DEFAULT_REFLECTION_ATTEMPTS } from './reflection/reflection-config.js';
 export type { ReflectionLevel, ReflectionOptions, ReflectionSetting } from './reflection/reflection-config.js';
@@ -58,9 +57,6 @@ export type { SpawnLimits } from './introspection/spawn-limits.js';
 export { IntrospectionError } from './introspection/introspection-error.js';
 export { SpawnLimitError } from './introspection/spawn-limit-error.js';
 export type { SpawnLimitName } from './introspection/spawn-limit-error.js';
-export { assessTrajectory, checkpointFingerprint } from './trajectory/checkpoint.js';
-export type { AssessInput } from './trajectory/checkpoint.js';
-export { CHECKPOINT_HEADING, DEFAULT_CHECKPOINT_CHARS, renderCheckpoint, renderChildSlice } from './trajectory/render-checkpoint.js';
 export type { CheckpointMode, TrajectoryOptions } from './trajectory/trajectory-config.js';
 export type { GroundingMode } from './trajectory/grounding.js';
 export type { CompactionStrategy, ContextBudget } from './trajectory/compaction.js';
@@ -68,50 +64,21 @@ export type { Observation, ToolEffect } from './trajectory/observation.js';
 export type { GroundedFact, TrajectoryAssessment, TrajectoryCheckpoint, VerifierOutcome } from './types/trajectory.js';
 export { readRunnerOutput } from './trajectory/runner-output.js';
 export type { RunnerReading } from './trajectory/runner-output.js';
-export { completeGoalTool, signOffGoal } from './goal-plans/complete-goal.js';
-export { createPlanDrafter, planDraftingTools } from './goal-plans/plan-drafter.js';
-export type { PlanDrafterOptions } from './goal-plans/plan-drafter.js';
-export { PlanWatcher } from './goal-plans/plan-watcher.js';
-export type { PlanWatchOptions } from './goal-plans/plan-watcher.js';
-export type { CompleteGoalOptions, JudgeSettings, SignOff } from './goal-plans/complete-goal.js';
-export {
-  COMPLETE_GOAL_DESCRIPTION,
-  JUDGE_SYSTEM,
-  PLAN_DRAFTING_SYSTEM,
-  judgeRequest,
-  planResync,
-  staleReminder,
-} from './goal-plans/plan-texts.js';
-export { parseVerdict } from './judge/parse-verdict.js';
-export type { JudgeVerdict, ParsedVerdict } from './judge/parse-verdict.js';
-export { readOnlyTools } from './judge/read-only-tools.js';
-export type { ReadOnlyToolsOptions } from './judge/read-only-tools.js';
-export { JudgeVerdictError, PathOutsideRootError, ReadOnlyToolError } from './judge/errors.js';
-export { activeGoal, appendEvidence, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from './plans/index.js';
-export type { ParsedPlan, PlanGoal, PlanGoalStatus, PlanSection, PlanTask } from './plans/index.js';
-export { PlanGoalNotFoundError } from './plans/index.js';
 export { Prompt, createPrompt } from './prompt/prompt.js';
 export type { PromptConfig } from './prompt/prompt.js';
 export { defineTool } from './tools/tool.js';
 export type { Tool, ToolContext } from './tools/tool.js';
-export type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache/cache.js';
+// What an agent's `enableCache` and the cache events name. Stores and key utilities are the
+// `groundswell/cache` entry.
 export type { CacheKeyPart, CacheMissInfo, CacheMissReason } from './types/cache.js';
 export type { CacheOptions, CacheSetting } from './cache/cache-options.js';
-export { cacheIdentity } from './cache/cache-entry-header.js';
-export type { CacheEntryHeader } from './cache/cache-entry-header.js';
-export { CACHE_KEY_PARTS, IGNORABLE_CACHE_KEY_PARTS } from './cache/cache-key-parts.js';
-export type { CacheKeyPartHashes, IgnorableCacheKeyPart } from './cache/cache-key-parts.js';
-export { LruCacheStore } from './cache/lru-store.js';
-export type { LruCacheStoreOptions } from './cache/lru-store.js';
-export { FileCacheStore } from './cache/file-store.js';
-export type { FileCacheStoreOptions } from './cache/file-store.js';
-export { CacheStoreError } from './cache/cache-store-error.js';
-export { cacheKey, cacheKeyPartHashes, cacheKeyPrefix } from './cache/cache-key.js';
-export type { CacheKeyInput, SystemSections } from './cache/cache-key.js';
-export { schemaHash } from './cache/schema-hash.js';
-export { canonicalJson } from './cache/canonical-json.js';
+export type { IgnorableCacheKeyPart } from './cache/cache-key-parts.js';
 
-// MCP (connectMcp, server config types, McpConnectionError) is the `groundswell/mcp` entry.
+// Integrations are their own entries: `groundswell/mcp` (connectMcp, server config types,
+// McpConnectionError), `groundswell/plans` (plans, sign-off, the judge's read-only tools),
+// `groundswell/cache` (stores, key utilities), `groundswell/testing` (the offline model kit).
+// Prompt wording and algorithms (checkpoint rendering and assessment, canonical JSON, the judge's
+// texts and verdict parser) are not exported: they change without a major version.
 
 export { WorkflowTreeDebugger } from './debugger/tree-debugger.js';
 export { usageById, usageRollup } from './debugger/usage-rollup.js';

@@ -4,17 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  cacheIdentity,
   createAgent,
   createPrompt,
   createWorkflow,
-  FileCacheStore,
-  LruCacheStore,
-  signOffGoal,
   type Agent,
   type AgentConfig,
   type AgentResult,
-  type Cache,
   type CacheHitEvent,
   type CacheMissEvent,
   type Prompt,
@@ -22,6 +17,8 @@ import {
   type WorkflowConfig,
   WorkflowTreeDebugger,
 } from 'groundswell';
+import { cacheIdentity, FileCacheStore, LruCacheStore, type Cache } from 'groundswell/cache';
+import { signOffGoal } from 'groundswell/plans';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { FakeClock } from '../support/fake-clock.js';
 import { record } from '../support/events.js';

@@ -4,17 +4,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
-  cacheKeyPrefix,
   createAgent,
   createPrompt,
   defineTool,
-  FileCacheStore,
-  LruCacheStore,
   StructuredOutputError,
   WorkflowTreeDebugger,
   type Agent,
   type AgentResult,
-  type Cache,
   type CacheHitEvent,
   type CacheMissEvent,
   type CacheMissReason,
@@ -23,6 +19,7 @@ import {
   type PromptOverrides,
   type WorkflowNode,
 } from 'groundswell';
+import { cacheKeyPrefix, FileCacheStore, LruCacheStore, type Cache } from 'groundswell/cache';
 import { json, malformedJson, ScriptedModel } from 'groundswell/testing';
 import { createInProcessServer } from '../mcp/fixtures/in-process-server.js';
 import { eventsOfType } from '../support/events.js';

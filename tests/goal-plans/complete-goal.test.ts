@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { completeGoalTool, createAgent, createPrompt, createWorkflow, WorkflowTreeDebugger, type GoalSignOffEvent, type WorkflowEvent } from 'groundswell';
+import {
+  createAgent,
+  createPrompt,
+  createWorkflow,
+  WorkflowTreeDebugger,
+  type GoalSignOffEvent,
+  type WorkflowEvent,
+} from 'groundswell';
+import { completeGoalTool } from 'groundswell/plans';
 import { ScriptedModel, json, toolUse } from 'groundswell/testing';
 
 const PLAN = `# Ship the report

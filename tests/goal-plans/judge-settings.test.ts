@@ -3,17 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  completeGoalTool,
-  createAgent,
-  createPrompt,
-  createWorkflow,
-  LruCacheStore,
-  signOffGoal,
-  usageRollup,
-  type JudgeSettings,
-  type WorkflowNode,
-} from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, usageRollup, type WorkflowNode } from 'groundswell';
+import { completeGoalTool, signOffGoal, type JudgeSettings } from 'groundswell/plans';
+import { LruCacheStore } from 'groundswell/cache';
 import { ScriptedModel, json, toolUse, type ResponseOptions } from 'groundswell/testing';
 
 const PLAN = `# Ship the report

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPlanDrafter, createPrompt, createWorkflow, defineTool, signOffGoal, type WorkflowEvent } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, type WorkflowEvent } from 'groundswell';
+import { createPlanDrafter, signOffGoal } from 'groundswell/plans';
 import { ScriptedModel, json, toolUse, type RecordedRequest } from 'groundswell/testing';
 
 const PLAN = `# Tidy the docs

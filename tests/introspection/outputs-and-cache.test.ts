@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createAgent,
-  createPrompt,
-  createWorkflow,
-  defineTool,
-  LruCacheStore,
-  ObservedState,
-  REDACTED,
-  Workflow,
-} from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, ObservedState, REDACTED, Workflow } from 'groundswell';
+import { LruCacheStore } from 'groundswell/cache';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 import { introspectionTools } from '../../src/introspection/introspection-tools.js';
 import { Answer, resultText, runningNodes } from '../support/agent-helpers.js';

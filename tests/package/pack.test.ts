@@ -93,9 +93,9 @@ describe.skipIf(skip)('the packed package', () => {
     expect(packed.filter((file) => file.startsWith('src/') || file.startsWith('tests/'))).toEqual([]);
   });
 
-  it('root declarations (ESM and CommonJS) reference no MCP SDK; groundswell/mcp has its own', () => {
+  it('root, plans and cache declarations (ESM and CommonJS) reference no MCP SDK; groundswell/mcp has its own', () => {
     const dist = join(install?.packageDir ?? '', 'dist');
-    for (const entry of ['index.d.ts', 'index.d.cts']) {
+    for (const entry of ['index', 'plans', 'cache'].flatMap((name) => [`${name}.d.ts`, `${name}.d.cts`])) {
       const closure = declarationClosure(join(dist, entry));
       expect(closure.length).toBeGreaterThan(1);
       const offending = closure.filter((file) => readFileSync(file, 'utf8').includes('@modelcontextprotocol'));
@@ -112,11 +112,11 @@ describe.skipIf(skip)('the packed package', () => {
     expect(await outcome(jobs.get('entries.cjs'))).toContain('entries ok (cjs)');
   }, TIMEOUT);
 
-  it('importing groundswell or groundswell/testing does not load the MCP SDK (ESM)', async () => {
+  it('importing groundswell or any entry but groundswell/mcp does not load the MCP SDK (ESM)', async () => {
     expect(await outcome(jobs.get('no-mcp.mjs'))).toContain('no MCP SDK (esm)');
   }, TIMEOUT);
 
-  it('requiring groundswell or groundswell/testing does not load the MCP SDK (CommonJS)', async () => {
+  it('requiring groundswell or any entry but groundswell/mcp does not load the MCP SDK (CommonJS)', async () => {
     expect(await outcome(jobs.get('no-mcp.cjs'))).toContain('no MCP SDK (cjs)');
   }, TIMEOUT);
 

@@ -2,19 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   Agent,
-  completeGoalTool,
   createAgent,
-  createPlanDrafter,
   createPrompt,
   createWorkflow,
   defineSpawnableWorkflow,
   defineTool,
   introspectionTools,
-  LruCacheStore,
   ObservedState,
-  PlanWatcher,
-  planDraftingTools,
-  signOffGoal,
   Step,
   systemClock,
   Task,
@@ -24,6 +18,8 @@ import {
   type PromptConfig,
   type WorkflowConfig,
 } from 'groundswell';
+import { completeGoalTool, createPlanDrafter, PlanWatcher, planDraftingTools, signOffGoal } from 'groundswell/plans';
+import { LruCacheStore } from 'groundswell/cache';
 import { connectMcp, validateMcpConfig, type McpServerConfig } from 'groundswell/mcp';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { createInProcessServer } from '../mcp/fixtures/in-process-server.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { completeGoalTool, createAgent, createPlanDrafter, createPrompt, createWorkflow, defineTool, type Tool } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, type Tool } from 'groundswell';
+import { completeGoalTool, createPlanDrafter } from 'groundswell/plans';
 import { json, malformedJson, ScriptedModel, toolUse, type RecordedRequest } from 'groundswell/testing';
 
 // Names only the worker's run knows: none of them may reach an agent that must start fresh.

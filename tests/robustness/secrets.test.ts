@@ -8,7 +8,6 @@ import {
   createPrompt,
   defineTool,
   exportRun,
-  FileCacheStore,
   getCurrentWorkflow,
   introspectionTools,
   ObservedState,
@@ -17,6 +16,7 @@ import {
   WorkflowTreeDebugger,
   type WorkflowContext,
 } from 'groundswell';
+import { FileCacheStore } from 'groundswell/cache';
 import { json, ScriptedModel, toolUse, type RecordedRequest } from 'groundswell/testing';
 import { record } from '../support/events.js';
 

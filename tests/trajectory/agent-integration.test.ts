@@ -16,7 +16,7 @@ import {
   type WorkflowEvent,
 } from 'groundswell';
 import { httpError, json, ScriptedModel, toolUse, type MessageStep, type RecordedRequest } from 'groundswell/testing';
-import { renderCheckpoint, DEFAULT_CHECKPOINT_CHARS } from 'groundswell';
+import { renderCheckpoint, DEFAULT_CHECKPOINT_CHARS } from '../../src/trajectory/render-checkpoint.js';
 import { resultText, toolResultsOf } from '../support/agent-helpers.js';
 import { eventsOfType, type EventOf } from '../support/events.js';
 import {

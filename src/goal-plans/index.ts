@@ -1,0 +1,24 @@
+// `groundswell/plans`: goal plans, sign-off and the read-only judge (SPEC §13). An integration,
+// not everyday vocabulary, so it is its own entry. The prompt wording (judge and drafting system
+// prompts, reminders) and the verdict parser stay internal: they change with the prompts.
+export { activeGoal, appendEvidence, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from '../plans/index.js';
+export type {
+  FindGoalOptions,
+  ParsedPlan,
+  PlanGoal,
+  PlanGoalCandidate,
+  PlanGoalStatus,
+  PlanSection,
+  PlanTask,
+  WorkingSetOptions,
+} from '../plans/index.js';
+export { PlanGoalNotFoundError } from '../plans/index.js';
+export { completeGoalTool, signOffGoal } from './complete-goal.js';
+export type { CompleteGoalOptions, JudgeSettings, SignOff } from './complete-goal.js';
+export { createPlanDrafter, planDraftingTools } from './plan-drafter.js';
+export type { PlanDrafterOptions } from './plan-drafter.js';
+export { PlanWatcher } from './plan-watcher.js';
+export type { PlanWatchOptions } from './plan-watcher.js';
+export { readOnlyTools } from '../judge/read-only-tools.js';
+export type { ReadOnlyToolsOptions } from '../judge/read-only-tools.js';
+export { PathOutsideRootError, ReadOnlyToolError } from '../judge/errors.js';
