@@ -46,11 +46,11 @@ describe('README snippets', () => {
 
   it('type-check', async () => {
     await expect(typeCheck).resolves.toBeDefined();
-  }, 90_000);
+  }, 180_000);
 
   it.each(files.map((file, i) => [i + 1, file] as const))('snippet %i runs', async (_n, file) => {
     const outcome = (await ran).get(file);
     expect(outcome?.error).toBe('');
     expect(outcome?.stderr).toBe('');
-  }, 90_000);
+  }, 180_000);
 });
