@@ -4,8 +4,8 @@
  * hash memoised) per key, and the first call on a fresh schema instance vs the second call on the
  * same instance, to show that `schemaHash` walks each schema object once.
  */
-import { cacheKey, canonicalJson, schemaHash, type CacheKeyInput } from 'groundswell';
-import { dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, USER, type TriageSchema } from './agent-fixtures.js';
+import { cacheKey, canonicalJson, schemaHash } from 'groundswell';
+import { dataBytes, keyInput, makeTriageSchema } from './agent-fixtures.js';
 import { DEFAULT_WARMUP, elapsedNs, fixed1, fmtBytes, fmtNs, fmtUs, int, measure, median, now, section, table, verdict } from './harness.js';
 
 const KEYS_PER_RUN = 3_000;
@@ -14,20 +14,6 @@ const FRESH = 200;
 const TARGET_NS_PER_KEY = 10_000;
 const NAMESPACE = 'triage-agent';
 
-/** The input exactly as the cache interceptor builds it for a prompt without tools, MCPs or skills. */
-function keyInput(schema: TriageSchema): CacheKeyInput {
-  return {
-    user: USER,
-    data: TICKET_DATA,
-    system: SYSTEM,
-    model: MODEL,
-    sampling: { maxTokens: 4096 },
-    tools: [],
-    mcps: [],
-    skills: [],
-    responseSchema: schema,
-  };
-}
 
 /** ns below 1 µs, µs above. */
 function fmtTime(ns: number): string {
