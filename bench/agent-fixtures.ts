@@ -4,6 +4,7 @@
  * whose hash is not memoised yet), and an answer that satisfies it.
  */
 import { z } from 'zod';
+import type { CacheKeyInput } from 'groundswell/cache';
 import { json, type MessageStep } from 'groundswell/testing';
 
 export const MODEL = 'claude-sonnet-5-5';
@@ -128,4 +129,19 @@ export const ANSWER_STEP: MessageStep = json(TRIAGE_ANSWER, { usage: { input_tok
 /** Compact JSON size of the data, for the table captions. */
 export function dataBytes(): number {
   return Buffer.byteLength(JSON.stringify(TICKET_DATA), 'utf8');
+}
+
+/** The cache key input exactly as the cache interceptor builds it for a prompt without tools, MCPs or skills. */
+export function keyInput(schema: TriageSchema): CacheKeyInput {
+  return {
+    user: USER,
+    data: TICKET_DATA,
+    system: SYSTEM,
+    model: MODEL,
+    sampling: { maxTokens: 4096 },
+    tools: [],
+    mcps: [],
+    skills: [],
+    responseSchema: schema,
+  };
 }

@@ -115,6 +115,55 @@ async function once<T>(run: () => Promise<T> | T, probe: boolean): Promise<[numb
   return [ns, retained];
 }
 
+/**
+ * Like `measure` for several variants at once, interleaved: every round runs each variant once
+ * (the order rotated round by round), so a load spike on this noisy machine hits all of them,
+ * not one. Used for a workload and its floor, whose ratio is the target.
+ */
+export async function measureInterleaved(
+  runs: readonly (() => Promise<unknown> | unknown)[],
+  options: Omit<MeasureOptions, 'retained'> = {},
+): Promise<Measurement[]> {
+  const warmup = options.warmup ?? DEFAULT_WARMUP;
+  const rounds = Math.max(5, options.runs ?? DEFAULT_RUNS);
+  const samples = runs.map((): number[] => []);
+  for (let round = 0; round < warmup + rounds; round += 1) {
+    for (let k = 0; k < runs.length; k += 1) {
+      const index = (round + k) % runs.length;
+      const [ns] = await once(runs[index] as () => Promise<unknown> | unknown, false);
+      if (round >= warmup) samples[index]?.push(ns);
+    }
+  }
+  return samples.map((list) => ({
+    samples: list,
+    medianNs: median(list),
+    minNs: Math.min(...list),
+    maxNs: Math.max(...list),
+    retainedSamples: [],
+    medianRetained: Number.NaN,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ratio targets: every workload records its ratio to its floor here; run.ts prints them together.
+
+export interface RatioResult {
+  workload: string;
+  measurement: string;
+  /** The measured ratio (workload / floor, or a flatness ratio). */
+  ratio: number;
+  /** The target: ratio ≤ limit. */
+  limit: number;
+}
+
+export const ratioResults: RatioResult[] = [];
+
+/** Records a ratio against its target and returns the status cell ("PASS"/"MISS"). */
+export function recordRatio(workload: string, measurement: string, ratio: number, limit: number): string {
+  ratioResults.push({ workload, measurement, ratio, limit });
+  return verdict(ratio, limit);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Formatting
 
@@ -159,7 +208,12 @@ export function fmtRatio(value: number, baseline: number): string {
   return `${fixed1(value / baseline)}x`;
 }
 
-/** "PASS"/"MISS" for a ≤ target; informational only. */
+/** A ratio with two decimals, for ratios compared to a target. */
+export function fmtX(ratio: number): string {
+  return `${fixed2(ratio)}x`;
+}
+
+/** "PASS"/"MISS" for a ≤ target; never changes the exit code. */
 export function verdict(value: number, limit: number): string {
   return value <= limit ? 'PASS' : 'MISS';
 }

@@ -1,7 +1,9 @@
 /**
  * W1: sequential `@Step` calls on one workflow with one root observer (onEvent).
- * Time per step and heap retained per step while the finished workflow is still referenced,
- * with default retention and with everything kept; plus one 1,000,000-step run for peak heap.
+ * Time per step against the floor (the same awaited steps in one AsyncLocalStorage.run with a
+ * start and an end event each, see floors.ts), heap retained per step while the finished workflow
+ * is still referenced, with default retention and with everything kept; plus one 1,000,000-step
+ * run for peak heap.
  */
 import { Step, Workflow, type RetentionOptions } from 'groundswell';
 import {
@@ -10,7 +12,6 @@ import {
   fixed1,
   fmtBytes,
   fmtNs,
-  fmtRatio,
   forceGc,
   heapLimit,
   heapUsed,
@@ -22,11 +23,39 @@ import {
   section,
   table,
   verdict,
+  fmtX,
+  measureInterleaved,
+  recordRatio,
 } from './harness.js';
+import { floorSteps, type FloorObserver } from './floors.js';
 
 const STEPS = 100_000;
 const BIG_STEPS = 1_000_000;
+/** Absolute, informational only. */
 const TARGET_NS_PER_STEP = 1_000;
+/** W1 ≤ 3× its floor. */
+const TARGET_RATIO = 3;
+
+const floorObserver: FloorObserver & { events: number } = {
+  events: 0,
+  onEvent() {
+    this.events += 1;
+  },
+};
+
+async function floorRun(): Promise<number> {
+  const done = await floorSteps(STEPS, floorObserver);
+  if (done !== STEPS) throw new Error(`W1 floor: expected ${STEPS} steps, got ${done}`);
+  return done;
+}
+
+let floorPerEventNs: number | undefined;
+
+/** The W1 floor's cost per event (two per step), for W3's target; measured here if W1 did not run. */
+export async function w1FloorPerEvent(): Promise<number> {
+  floorPerEventNs ??= (await measure(floorRun)).medianNs / (2 * STEPS);
+  return floorPerEventNs;
+}
 
 class StepLoop extends Workflow<number> {
   private count = 0;
@@ -100,54 +129,73 @@ export async function baselineW1(): Promise<Measurement> {
 export async function runW1(plain: Measurement): Promise<void> {
   section(`W1  ${int(STEPS)} sequential @Step calls (one workflow, one root observer with onEvent)`);
   const plainPerStep = plain.medianNs / STEPS;
+  floorObserver.events = 0;
 
   const counter: Counter = { events: 0 };
+  // The ratio: workload and floor interleaved run by run.
+  const [stepsTimed, floor] = (await measureInterleaved([() => runSteps(STEPS, counter), floorRun])) as [Measurement, Measurement];
+  const eventsPerRun = counter.events / (stepsTimed.samples.length + DEFAULT_WARMUP);
+  const floorPerStep = floor.medianNs / STEPS;
+  floorPerEventNs = floorPerStep / 2;
   const byDefault = await measure(() => runSteps(STEPS, counter), { retained: true });
-  const eventsPerRun = counter.events / (byDefault.samples.length + DEFAULT_WARMUP);
   const keepAll = await measure(() => runSteps(STEPS, counter, { maxChildrenPerNode: 1_000_000 }), { retained: true });
   // The same plain loop again, now that AsyncLocalStorage has installed promise hooks process-wide.
   const plainAfter = await measure(plainRun);
 
-  const rows: string[][] = [['plain async baseline', fmtNs(plainPerStep), fmtNs(plain.minNs / STEPS), '1.0x', '-', '-', '-']];
-  for (const [label, m] of [
-    ['@Step, default retention', byDefault],
-    ['@Step, keep all (maxChildrenPerNode 1e6)', keepAll],
-  ] as const) {
-    const perStep = m.medianNs / STEPS;
-    rows.push([
-      label,
+  const perStep = stepsTimed.medianNs / STEPS;
+  const ratio = perStep / floorPerStep;
+  const rows: string[][] = [
+    ['plain async, no AsyncLocalStorage (info)', fmtNs(plainPerStep), fmtNs(plain.minNs / STEPS), fmtX(plainPerStep / floorPerStep), '-', '-', '-', '-'],
+    ['FLOOR: one ALS.run, start+end event per step', fmtNs(floorPerStep), fmtNs(floor.minNs / STEPS), '1.00x', '-', '-', '-', '-'],
+    [
+      '@Step, default retention',
       fmtNs(perStep),
-      fmtNs(m.minNs / STEPS),
-      fmtRatio(perStep, plainPerStep),
-      `${int(m.medianRetained / STEPS)} B`,
-      `≤ ${int(TARGET_NS_PER_STEP)} ns`,
-      verdict(perStep, TARGET_NS_PER_STEP),
-    ]);
-  }
-  rows.push([
-    'plain async, ALS promise hooks on (info)',
-    fmtNs(plainAfter.medianNs / STEPS),
-    fmtNs(plainAfter.minNs / STEPS),
-    fmtRatio(plainAfter.medianNs, plain.medianNs),
-    '-',
-    '-',
-    '-',
-  ]);
+      fmtNs(stepsTimed.minNs / STEPS),
+      fmtX(ratio),
+      `${int(byDefault.medianRetained / STEPS)} B`,
+      `≤ ${fmtX(TARGET_RATIO)}`,
+      recordRatio('W1', '@Step vs floor', ratio, TARGET_RATIO),
+      `${verdict(perStep, TARGET_NS_PER_STEP)} ≤ ${int(TARGET_NS_PER_STEP)} ns`,
+    ],
+    [
+      '@Step, keep all (maxChildrenPerNode 1e6) (info)',
+      fmtNs(keepAll.medianNs / STEPS),
+      fmtNs(keepAll.minNs / STEPS),
+      fmtX(keepAll.medianNs / STEPS / floorPerStep),
+      `${int(keepAll.medianRetained / STEPS)} B`,
+      '-',
+      '-',
+      '-',
+    ],
+    [
+      'plain async, ALS promise hooks on (info)',
+      fmtNs(plainAfter.medianNs / STEPS),
+      fmtNs(plainAfter.minNs / STEPS),
+      fmtX(plainAfter.medianNs / STEPS / floorPerStep),
+      '-',
+      '-',
+      '-',
+      '-',
+    ],
+  ];
   console.log(
-    table(['variant', 'median/step', 'min/step', 'vs plain', 'retained/step', 'target', 'status'], rows, [
+    table(['variant', 'median/step', 'min/step', 'vs floor', 'retained/step', 'target', 'status', 'absolute (info)'], rows, [
       'left',
       'right',
       'right',
       'right',
       'right',
       'right',
+      'left',
       'left',
     ]),
   );
   console.log(
-    `  (median of ${byDefault.samples.length} runs after ${DEFAULT_WARMUP} warm-ups; ~${int(eventsPerRun)} events/run reached the observer;\n` +
-      `   retained = heapUsed after forced GC with the finished workflow referenced, minus before, / ${int(STEPS)};\n` +
-      `   last row: the baseline loop re-run after groundswell's AsyncLocalStorage switched on Node 20's promise hooks)`,
+    `  (median of ${stepsTimed.samples.length} rounds after ${DEFAULT_WARMUP} warm-ups, @Step and floor interleaved; ~${int(eventsPerRun)} events/run\n` +
+      `   reached the observer, ${int(floorObserver.events / Math.max(1, stepsTimed.samples.length + DEFAULT_WARMUP))} per floor run; floor: ${int(STEPS)} awaited async steps in one\n` +
+      `   AsyncLocalStorage.run, each reading the store and handing a start and an end event object to an observer callback;\n` +
+      `   retained = heapUsed after forced GC with the finished workflow referenced, minus before, / ${int(STEPS)} (separate runs);\n` +
+      `   plain rows: the loop without ALS, before and after groundswell's ALS switched on Node 20's promise hooks)`,
   );
 
   // One long run, not repeated: it must finish with bounded memory under default retention.

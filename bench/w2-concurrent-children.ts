@@ -2,6 +2,7 @@
  * W2: one root runs N child workflows concurrently, 10 `@Step`s each.
  * Root as a subclass with `@Task({ concurrent: true })`, and as a functional root using
  * `ctx.spawnWorkflow` in `Promise.all`; the latter also at several N to show linear growth.
+ * Targets: both ≤ 3× the floor (floors.ts), per-child cost flat within 1.3× from 250 to 2,000.
  */
 import { createWorkflow, Step, Task, Workflow, type WorkflowObserver } from 'groundswell';
 import {
@@ -9,19 +10,27 @@ import {
   fixed2,
   fmtMs,
   fmtNs,
-  fmtRatio,
   int,
   measure,
   section,
   table,
   verdict,
   type Measurement,
+  fmtX,
+  measureInterleaved,
+  recordRatio,
 } from './harness.js';
+import { floorFanOut, type FloorObserver } from './floors.js';
 
 const CHILDREN = 1_000;
 const STEPS_PER_CHILD = 10;
 const SCALES = [250, 500, 1_000, 2_000] as const;
+/** Absolute, informational only. */
 const TARGET_MS = 25;
+/** Both styles ≤ 3× the floor. */
+const TARGET_RATIO = 3;
+/** Per-child cost flat within 1.3× from 250 to 2,000 children. */
+const TARGET_LINEAR = 1.3;
 const SCALE_RUNS = 7;
 
 class StepChild extends Workflow<number> {
@@ -75,6 +84,20 @@ const observer: WorkflowObserver = {
 };
 let events = 0;
 
+let floorEvents = 0;
+const floorObserver: FloorObserver = {
+  onEvent() {
+    floorEvents += 1;
+  },
+};
+
+async function floorRun(childCount: number): Promise<void> {
+  const counts = await floorFanOut(childCount, STEPS_PER_CHILD, floorObserver);
+  if (counts.length !== childCount || counts.some((c) => c !== STEPS_PER_CHILD) || floorEvents === 0) {
+    throw new Error('W2 floor: wrong counts');
+  }
+}
+
 async function runRoot(root: Workflow<void>): Promise<void> {
   root.addObserver(observer);
   await root.run();
@@ -110,50 +133,58 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
 
   const plain = baseline.main;
   events = 0;
-  const task = await measure(() => runRoot(new TaskRoot(CHILDREN)));
-  const eventsPerRun = events / (task.samples.length + DEFAULT_WARMUP);
-  const spawn = await measure(() => runRoot(spawnRoot(CHILDREN)));
+  // Both styles and the floor interleaved round by round.
+  const [task, spawn, floor] = (await measureInterleaved([
+    () => runRoot(new TaskRoot(CHILDREN)),
+    () => runRoot(spawnRoot(CHILDREN)),
+    () => floorRun(CHILDREN),
+  ])) as [Measurement, Measurement, Measurement];
+  const eventsPerRun = events / (2 * (task.samples.length + DEFAULT_WARMUP));
 
-  const targetCell = `≤ ${TARGET_MS} ms`;
+  const row = (label: string, m: Measurement, target: boolean): string[] => {
+    const ratio = m.medianNs / floor.medianNs;
+    return [
+      label,
+      fmtMs(m.medianNs),
+      fmtMs(m.minNs),
+      fmtMs(m.maxNs),
+      fmtX(ratio),
+      target ? `≤ ${fmtX(TARGET_RATIO)}` : '-',
+      target ? recordRatio('W2', `${label} vs floor`, ratio, TARGET_RATIO) : '-',
+      target ? `${verdict(m.medianNs / 1e6, TARGET_MS)} ≤ ${TARGET_MS} ms` : '-',
+    ];
+  };
   console.log(
     table(
-      ['variant', 'median', 'min', 'max', 'vs plain', 'target', 'status'],
+      ['variant', 'median', 'min', 'max', 'vs floor', 'target', 'status', 'absolute (info)'],
       [
-        ['plain async baseline', fmtMs(plain.medianNs), fmtMs(plain.minNs), fmtMs(plain.maxNs), '1.0x', '-', '-'],
-        [
-          '@Task({ concurrent: true }) root',
-          fmtMs(task.medianNs),
-          fmtMs(task.minNs),
-          fmtMs(task.maxNs),
-          fmtRatio(task.medianNs, plain.medianNs),
-          targetCell,
-          verdict(task.medianNs / 1e6, TARGET_MS),
-        ],
-        [
-          'functional root, ctx.spawnWorkflow + Promise.all',
-          fmtMs(spawn.medianNs),
-          fmtMs(spawn.minNs),
-          fmtMs(spawn.maxNs),
-          fmtRatio(spawn.medianNs, plain.medianNs),
-          targetCell,
-          verdict(spawn.medianNs / 1e6, TARGET_MS),
-        ],
+        row('plain async, no AsyncLocalStorage (info)', plain, false),
+        row('FLOOR: one ALS.run, start+end event per step', floor, false),
+        row('@Task({ concurrent: true }) root', task, true),
+        row('functional root, ctx.spawnWorkflow + Promise.all', spawn, true),
       ],
-      ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+      ['left', 'right', 'right', 'right', 'right', 'right', 'left', 'left'],
     ),
   );
   console.log(
-    `  (median of ${task.samples.length} runs after ${DEFAULT_WARMUP} warm-ups; total of root.run() incl. creating the children;\n` +
-      `   ~${int(eventsPerRun)} events/run reached the observer; the same StepChild class under both roots)`,
+    `  (median of ${task.samples.length} rounds after ${DEFAULT_WARMUP} warm-ups, both roots and the floor interleaved; total of root.run()\n` +
+      `   incl. creating the children; ~${int(eventsPerRun)} events/run reached the observer; the same StepChild class under both roots;\n` +
+      `   floor: ${int(CHILDREN)} concurrent async children of ${STEPS_PER_CHILD} awaited steps in one AsyncLocalStorage.run, each step reading\n` +
+      `   the store and handing a start and an end event object to an observer callback)`,
   );
 
   console.log('\n  growth, functional root with ctx.spawnWorkflow:');
   const rows: string[][] = [];
+  const perChildren: number[] = [];
   let first: number | undefined;
   for (const [index, n] of SCALES.entries()) {
-    const m = await measure(() => runRoot(spawnRoot(n)), { runs: SCALE_RUNS });
+    const [m, f] = (await measureInterleaved([() => runRoot(spawnRoot(n)), () => floorRun(n)], { runs: SCALE_RUNS })) as [
+      Measurement,
+      Measurement,
+    ];
     const plainN = baseline.scales[index] as Measurement;
     const perChild = m.medianNs / n;
+    perChildren.push(perChild);
     first ??= perChild;
     rows.push([
       int(n),
@@ -161,12 +192,21 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
       fmtNs(perChild),
       fmtNs(m.minNs / n),
       `${fixed2(perChild / first)}x`,
+      fmtNs(f.medianNs / n),
+      fmtX(m.medianNs / f.medianNs),
       fmtNs(plainN.medianNs / n),
-      fmtRatio(m.medianNs, plainN.medianNs),
     ]);
   }
   console.log(
-    table(['children', 'median total', 'per child', 'min per child', `per child vs ${int(SCALES[0])}`, 'plain per child', 'vs plain'], rows),
+    table(
+      ['children', 'median total', 'per child', 'min per child', `per child vs ${int(SCALES[0])}`, 'floor per child', 'vs floor', 'plain per child'],
+      rows,
+    ),
   );
-  console.log(`  (median of ${SCALE_RUNS} runs each after ${DEFAULT_WARMUP} warm-ups; flat "per child" = linear growth)`);
+  const flat = Math.max(...perChildren) / Math.min(...perChildren);
+  const status = recordRatio('W2', `per child, max/min over ${SCALES.map(int).join('/')} children`, flat, TARGET_LINEAR);
+  console.log(
+    `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children: ${fmtX(flat)} (target ≤ ${fmtX(TARGET_LINEAR)}: ${status})\n` +
+      `  (median of ${SCALE_RUNS} rounds each after ${DEFAULT_WARMUP} warm-ups, interleaved with the floor; flat "per child" = linear growth)`,
+  );
 }

@@ -4,9 +4,9 @@
  * hash memoised) per key, and the first call on a fresh schema instance vs the second call on the
  * same instance, to show that `schemaHash` walks each schema object once.
  */
-import { cacheKey, schemaHash, type CacheKeyInput } from 'groundswell/cache';
+import { cacheKey, schemaHash } from 'groundswell/cache';
 import { canonicalJson } from '../src/cache/canonical-json.js';
-import { dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, USER, type TriageSchema } from './agent-fixtures.js';
+import { dataBytes, keyInput, makeTriageSchema } from './agent-fixtures.js';
 import { DEFAULT_WARMUP, elapsedNs, fixed1, fmtBytes, fmtNs, fmtUs, int, measure, median, now, section, table, verdict } from './harness.js';
 
 const KEYS_PER_RUN = 3_000;
@@ -15,20 +15,6 @@ const FRESH = 200;
 const TARGET_NS_PER_KEY = 10_000;
 const NAMESPACE = 'triage-agent';
 
-/** The input exactly as the cache interceptor builds it for a prompt without tools, MCPs or skills. */
-function keyInput(schema: TriageSchema): CacheKeyInput {
-  return {
-    user: USER,
-    data: TICKET_DATA,
-    system: SYSTEM,
-    model: MODEL,
-    sampling: { maxTokens: 4096 },
-    tools: [],
-    mcps: [],
-    skills: [],
-    responseSchema: schema,
-  };
-}
 
 /** ns below 1 µs, µs above. */
 function fmtTime(ns: number): string {

@@ -4,7 +4,7 @@
  * number of children spawned: finished children are pruned by retention like steps.
  */
 import { createWorkflow } from 'groundswell';
-import { elapsedNs, fixed2, fmtBytes, fmtMs, forceGc, heapUsed, int, now, section, table, verdict } from './harness.js';
+import { elapsedNs, fixed2, fmtBytes, fmtMs, forceGc, heapUsed, int, now, recordRatio, section, table } from './harness.js';
 
 const BATCHES = 4;
 const PER_BATCH = 10_000;
@@ -38,7 +38,7 @@ export async function runW7(): Promise<void> {
     ),
   );
   console.log(
-    `  worst batch ${fixed2(worst)}x the first (target ≤ ${TARGET_RATIO}x: ${verdict(worst, TARGET_RATIO)}); ` +
+    `  worst batch ${fixed2(worst)}x the first (target ≤ ${TARGET_RATIO}x: ${recordRatio('W7', 'worst batch vs batch 1', worst, TARGET_RATIO)}); ` +
       `children kept by the parent at the end: ${int(kept)} (retention default 1,000 + batch slack)`,
   );
 }

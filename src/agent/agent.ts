@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { Cache } from '../cache/cache.js';
 import { LruCacheStore } from '../cache/lru-store.js';
 import { UsageError } from '../errors/groundswell-error.js';
@@ -36,6 +36,7 @@ import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
 import { callSecrets } from '../secrets/call-secrets.js';
 import { maskedPromptName } from './masked-prompt-name.js';
+import { loadAnthropicRuntime } from './load-anthropic-runtime.js';
 import { addRunSecrets, runMasker } from '../secrets/run-secrets.js';
 import type { SecretMasker } from '../secrets/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
@@ -44,7 +45,10 @@ import { validateAgentConfig, validateGoalAncestry, validateOverrides } from '..
 
 export interface AgentConfig extends AgentSettings {
   name: string;
-  /** The Anthropic client (or the offline kit's `model.client()`); default `new Anthropic()`. */
+  /**
+   * The Anthropic client (or the offline kit's `model.client()`); default `new Anthropic()`, made
+   * on the first call (the SDK loads then, not on `import 'groundswell'`).
+   */
   client?: Anthropic;
   /**
    * Where `enableCache` stores answers; default an in-memory LRU store created per agent. With a
@@ -141,7 +145,8 @@ export class Agent {
 
   /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */
   async execute<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<AgentResult<T>> {
-    const call = this.prepare(prompt, overrides, undefined);
+    const client = this.clientRef ?? (await this.defaultClient());
+    const call = this.prepare(prompt, overrides, undefined, client);
     const started = call.tree.now();
     const outcome = await call.tree.run(() => pipeline(call));
     return { ...outcome, duration: call.tree.now() - started };
@@ -150,7 +155,8 @@ export class Agent {
   /** Streams text, tool and usage events; the last event (and `finalValue()`) is the validated answer. */
   stream<T>(prompt: Prompt<T>, overrides?: PromptOverrides): AgentStream<T> {
     return new AgentStream<T>(async (emit) => {
-      const call = this.prepare(prompt, overrides, emit);
+      const client = this.clientRef ?? (await this.defaultClient());
+      const call = this.prepare(prompt, overrides, emit, client);
       const outcome = await call.tree.run(() => pipeline(call));
       return outcome.value;
     });
@@ -165,6 +171,7 @@ export class Agent {
     prompt: Prompt<T>,
     overrides: PromptOverrides | undefined,
     onStream: ((event: AgentStreamEvent<T>) => void) | undefined,
+    client: Anthropic,
   ): PromptCall<T> {
     if (!(prompt instanceof Prompt)) {
       throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
@@ -225,7 +232,7 @@ export class Agent {
       agentName: this.name,
       promptId: prompt.id,
       settings,
-      client: this.client(),
+      client,
       cache: settings.enableCache !== false ? this.cache() : undefined,
       cacheConfigured: this.config.cache !== undefined || (this.config.enableCache ?? false) !== false,
       pricing: this.config.pricing,
@@ -249,14 +256,16 @@ export class Agent {
   private reflector(): Agent {
     return (this.reflectorRef ??= new Agent({
       name: `${this.name} (reflection)`,
-      client: this.client(),
+      ...(this.clientRef !== undefined ? { client: this.clientRef } : {}),
       model: this.config.model ?? AGENT_DEFAULTS.model,
       ...(this.config.pricing ? { pricing: this.config.pricing } : {}),
     }));
   }
 
-  private client(): Anthropic {
-    return (this.clientRef ??= new Anthropic());
+  /** `new Anthropic()` on the first call without a configured client; loads the SDK then. */
+  private async defaultClient(): Promise<Anthropic> {
+    const { Anthropic: Client } = await loadAnthropicRuntime();
+    return (this.clientRef ??= new Client());
   }
 
   private cache(): Cache {

@@ -1,9 +1,9 @@
 import { errorMessage } from '../util/describe.js';
-import { APIError } from '@anthropic-ai/sdk';
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { MalformedResponseError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
 import { messageProblem } from './message-shape.js';
+import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
 
 /** What `checkedAnswer` needs to know about one model request. */
 export interface PendingAnswer {
@@ -29,6 +29,8 @@ export async function checkedAnswer(pending: PendingAnswer): Promise<Message> {
   try {
     value = await pending.answer;
   } catch (error) {
+    // The SDK is loaded by now unless the client came from elsewhere; then this loads it once.
+    const { APIError } = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
     if (error instanceof APIError || pending.tree.signal?.aborted === true) throw error;
     const response = await pending.response().catch(() => undefined);
     // No successful response means the request itself failed: not an answer to check.

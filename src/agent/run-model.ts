@@ -18,6 +18,7 @@ import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
 import { checkedAnswer } from './checked-answer.js';
+import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
 import type { HookContext } from './hooks.js';
 import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
@@ -56,8 +57,9 @@ export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>
 async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandler>): Promise<PromptOutcome<T>> {
   const { plan, settings } = call;
   const toolMode = settings.structuredOutput === 'tool';
+  const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
   const tools = [...handlers.values()].map((handler) => handler.definition);
-  if (toolMode) tools.push(answerTool(call.prompt.responseFormat));
+  if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
   const base: Omit<MessageCreateParamsNonStreaming, 'messages'> = {
     model: plan.model,
     max_tokens: plan.maxTokens,
@@ -67,7 +69,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolMode
       ? { tool_choice: handlers.size > 0 ? { type: 'any' as const } : { type: 'tool' as const, name: ANSWER_TOOL } }
-      : { output_config: { format: outputFormat(call.prompt.responseFormat) } }),
+      : { output_config: { format: outputFormat(call.prompt.responseFormat, runtime) } }),
   };
   const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];

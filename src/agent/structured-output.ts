@@ -1,7 +1,7 @@
-import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
 import type { JSONOutputFormat, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
 import { z } from 'zod';
 import { StructuredOutputError, type OutputIssue } from './agent-errors.js';
+import type { AnthropicRuntime } from './load-anthropic-runtime.js';
 
 /** The name of the forced tool that carries the answer in `structuredOutput: 'tool'` mode. */
 export const ANSWER_TOOL = 'final_answer';
@@ -12,12 +12,13 @@ const formats = new WeakMap<z.ZodType, JSONOutputFormat>();
 /**
  * The API's `output_config.format` for a zod schema: the schema's INPUT side (what the model must
  * produce; transforms then run on our side, once), made strict the way the SDK's zod helper does.
+ * Takes the loaded SDK runtime (see `loadAnthropicRuntime`), whose JSON-schema transform it uses.
  */
-export function outputFormat(schema: z.ZodType): JSONOutputFormat {
+export function outputFormat(schema: z.ZodType, runtime: AnthropicRuntime): JSONOutputFormat {
   let format = formats.get(schema);
   if (format === undefined) {
     const json = z.toJSONSchema(schema, { io: 'input', reused: 'ref', unrepresentable: 'any' }) as Record<string, unknown>;
-    const { $schema: _dialect, ...strict } = transformJSONSchema(json) as Record<string, unknown>;
+    const { $schema: _dialect, ...strict } = runtime.transformJSONSchema(json) as Record<string, unknown>;
     format = { type: 'json_schema', schema: strict };
     formats.set(schema, format);
   }
@@ -25,11 +26,11 @@ export function outputFormat(schema: z.ZodType): JSONOutputFormat {
 }
 
 /** The forced tool whose input is the answer. */
-export function answerTool(schema: z.ZodType): ApiTool {
+export function answerTool(schema: z.ZodType, runtime: AnthropicRuntime): ApiTool {
   return {
     name: ANSWER_TOOL,
     description: 'Give your final answer. Call this exactly once, when you are done, with the complete answer.',
-    input_schema: outputFormat(schema).schema as ApiTool['input_schema'],
+    input_schema: outputFormat(schema, runtime).schema as ApiTool['input_schema'],
   };
 }
 

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { outputFormat } from '../agent/structured-output.js';
+import { loadAnthropicRuntime, loadedAnthropicRuntime } from '../agent/load-anthropic-runtime.js';
 import type { TrajectoryCheckpoint } from '../types/trajectory.js';
 import type { TokenUsage } from '../types/usage.js';
 import { usageFromApi } from '../agent/pricing.js';
@@ -42,12 +43,13 @@ export async function groundCheckpoint(
   const { situationAssessment: _old, groundingEvidenceRefs: _oldRefs, ...rest } = checkpoint;
   const deterministic: TrajectoryCheckpoint = { ...rest, groundingSource: 'deterministic' };
   try {
+    const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
     const response = await client.messages.create(
       {
         model,
         max_tokens: 512,
         system: GROUNDING_SYSTEM,
-        output_config: { format: outputFormat(GroundingAnswer) },
+        output_config: { format: outputFormat(GroundingAnswer, runtime) },
         messages: [
           {
             role: 'user',

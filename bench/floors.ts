@@ -1,0 +1,77 @@
+/**
+ * The floors: for each workload, a minimal hand-written implementation of the same semantics
+ * without groundswell. Targets are ratios of a workload to its floor, measured in the same
+ * process (interleaved run by run), because absolute times on these machines are noisy.
+ *
+ *  - W1 floor: the same N sequential awaited async steps inside one `AsyncLocalStorage.run`; each
+ *    step reads the store (whose run it belongs to) and hands a start and an end event object
+ *    (type, step name, run name, timestamp; the end event also the duration) to an observer callback.
+ *  - W2 floor: the same fan-out, N concurrent async children of 10 awaited such steps each, all
+ *    inside the one `AsyncLocalStorage.run`, every step with its start and end event.
+ *  - W3 target: per event, against the W1 floor's cost per event (two events per step).
+ *  - W5 floor: `cacheKey()` of the same prompt input + `get` on an `LRUCache` (lru-cache, the
+ *    library under `LruCacheStore`) holding the answer; one awaited async call per lookup.
+ *  - W6 floor: the SDK client's `messages.create()` with the same request body (in w6).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { LRUCache } from 'lru-cache';
+import { cacheKey, type CacheKeyInput } from 'groundswell/cache';
+
+export interface FloorEvent {
+  readonly type: 'stepStart' | 'stepEnd';
+  readonly name: string;
+  readonly run: string | undefined;
+  readonly timestamp: number;
+  readonly duration?: number;
+}
+
+export interface FloorObserver {
+  onEvent(event: FloorEvent): void;
+}
+
+interface FloorScope {
+  readonly name: string;
+}
+
+const storage = new AsyncLocalStorage<FloorScope>();
+
+/** One step: read the scope, start event, the body, end event. */
+async function floorStep<T>(name: string, body: () => T, observer: FloorObserver): Promise<T> {
+  const run = storage.getStore()?.name;
+  const timestamp = performance.now();
+  observer.onEvent({ type: 'stepStart', name, run, timestamp });
+  const value = body();
+  const end = performance.now();
+  observer.onEvent({ type: 'stepEnd', name, run, timestamp: end, duration: end - timestamp });
+  return value;
+}
+
+/** W1 floor: `steps` sequential awaited steps in one AsyncLocalStorage.run, 2 events per step. */
+export function floorSteps(steps: number, observer: FloorObserver): Promise<number> {
+  return storage.run({ name: 'floor-steps' }, async () => {
+    let count = 0;
+    const body = (): number => ++count;
+    for (let i = 0; i < steps; i += 1) await floorStep('tick', body, observer);
+    return count;
+  });
+}
+
+/** W2 floor: `children` concurrent async children of `stepsPerChild` awaited steps, one AsyncLocalStorage.run. */
+export function floorFanOut(children: number, stepsPerChild: number, observer: FloorObserver): Promise<number[]> {
+  return storage.run({ name: 'floor-fan-out' }, () => {
+    const child = async (): Promise<number> => {
+      let count = 0;
+      const body = (): number => ++count;
+      for (let i = 0; i < stepsPerChild; i += 1) await floorStep('work', body, observer);
+      return count;
+    };
+    return Promise.all(Array.from({ length: children }, child));
+  });
+}
+
+/** W5 floor: a cache keyed like the agent's, holding `answer` under the prompt's key. */
+export function floorCache(input: CacheKeyInput, namespace: string, answer: unknown): () => Promise<unknown> {
+  const lru = new LRUCache<string, { value: unknown }>({ max: 1_000 });
+  lru.set(cacheKey(input, namespace), { value: answer });
+  return async () => lru.get(cacheKey(input, namespace))?.value;
+}
