@@ -23,11 +23,6 @@ const coreExceptions = [
   ['src/core/context-fan-out.ts', 'src/validation/fan-out-options.schema.ts', 'fan-out options check'],
   // agent / prompt / reflection concepts still on core.
   ['src/core/workflow.ts', 'src/reflection/step-reflection.ts', 'WorkflowConfig.reflection type'],
-  ['src/core/run-step.ts', 'src/reflection/step-reflection.ts', 'workflow-level reflection on step failure'],
-  ['src/core/workflow-context.ts', 'src/reflection/guidance.ts', 'ctx.guidance'],
-  ['src/core/workflow-context.ts', 'src/agent/agent.ts', 'ctx.prompt / ctx.agent types'],
-  ['src/core/workflow-context.ts', 'src/prompt/prompt.ts', 'ctx.prompt types'],
-  ['src/core/state.ts', 'src/decorators/observed-state.ts', '@ObservedState field list'],
 ];
 
 const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';

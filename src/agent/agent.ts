@@ -24,7 +24,7 @@ import { buildUserContent } from './request-plan.js';
 import { SystemPromptBuilder } from './system-prompt.js';
 import { ZERO_USAGE } from '../util/usage.js';
 import { reflectionAttempts } from '../reflection/reflection-config.js';
-import { guidanceAt } from '../reflection/guidance.js';
+import { guidanceAt } from '../core/step-guidance.js';
 import { reflectionInterceptor } from './interceptors/reflection-interceptor.js';
 import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
 import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';

@@ -1,5 +1,6 @@
 import { Agent } from '../agent/agent.js';
 import { runInScope, type Scope } from '../core/scope.js';
+import { onStepFailure } from '../core/step-failure.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import { isRetryable } from '../errors/predicates.js';
@@ -39,6 +40,14 @@ export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unk
   );
   node.addGuidance(revision.guidance);
   return true;
+}
+
+/**
+ * Hooks workflow-level reflection into the step runner (core's step-failure extension point).
+ * The root entry calls it once on load; calling it again changes nothing.
+ */
+export function installStepReflection(): void {
+  onStepFailure('reflection', reflectOnStep);
 }
 
 function defaultReflector(workflow: Workflow): Agent {
