@@ -29,7 +29,8 @@ export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unk
   const node = scope.node as TreeNode;
   if (attempts <= 1 || node.guidance.length >= attempts - 1) return false;
   if (workflow.isCancelled || !isRetryable(error) || isInstance(error, ReflectionFailedError)) return false;
-  const reflector = (typeof setting === 'object' ? setting.agent : undefined) ?? defaultReflector(workflow);
+  // Checked to be agent-like when the workflow was built (validation/reflection.schema.ts).
+  const reflector = (typeof setting === 'object' ? (setting.agent as Agent | undefined) : undefined) ?? defaultReflector(workflow);
   const revision = await runInScope(scope, () =>
     reflect(reflector, {
       level: 'workflow',
