@@ -58,7 +58,7 @@ export type AgentStreamEvent<T> =
   | { type: 'usage'; usage: TokenUsage; turn: number }
   | { type: 'result'; value: T };
 
-export interface UsageMeter {
+interface UsageMeter {
   usage: TokenUsage;
   turns: number;
 }

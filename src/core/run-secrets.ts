@@ -51,7 +51,7 @@ export function bindErrorToRun(error: object, workflow: Workflow): void {
 }
 
 /** `value` (an error's JSON form) with the secrets of the error's run masked. */
-export function maskForErrorRun<T>(error: object, value: T): T {
+function maskForErrorRun<T>(error: object, value: T): T {
   const workflow = errorRuns.get(error);
   return workflow === undefined ? value : maskForRun(workflow, value);
 }

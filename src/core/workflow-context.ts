@@ -72,10 +72,12 @@ export interface WorkflowContext {
 /**
  * What `replaceLastPromptResult` needs of a prompt and an agent. Core does not know the agent
  * layer: a `Prompt<T>` and an `Agent` fit structurally, and `T` is the prompt's answer type.
+ * @public (in public signatures; knip)
  */
 export interface AskedPrompt<T> {
   readonly responseFormat: { parse(data: unknown): T };
 }
+/** @public (in public signatures; knip) */
 export interface PromptAsker {
   prompt<T>(prompt: AskedPrompt<T>): Promise<T>;
 }

@@ -32,6 +32,7 @@ export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
  * A workflow's `enableReflection` options as core carries them; the reflection layer reads them
  * (`WorkflowReflectionOptions` in `reflection/step-reflection.ts` is the public name). Core does
  * not import the agent layer, so the reflecting agent is structural: an `Agent` fits.
+ * @public (in public signatures; knip)
  */
 export interface WorkflowReflectionSetting {
   /** Attempts in all, the first included (default 2: one reflection, one retry). */
@@ -40,7 +41,10 @@ export interface WorkflowReflectionSetting {
   agent?: ReflectingAgent;
 }
 
-/** What a workflow's reflecting agent has: an `Agent`'s `prompt` and `reflect`. */
+/**
+ * What a workflow's reflecting agent has: an `Agent`'s `prompt` and `reflect`.
+ * @public (in public signatures; knip)
+ */
 export interface ReflectingAgent {
   prompt(...args: never[]): Promise<unknown>;
   reflect(...args: never[]): Promise<unknown>;

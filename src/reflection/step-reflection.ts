@@ -23,7 +23,7 @@ const defaultReflectors = new WeakMap<Workflow, Agent>();
  * be retried, false when reflection is off, spent, or cannot help (the error is not retryable).
  * A pass that itself fails is thrown as a ReflectionFailedError.
  */
-export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
+async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
   const setting = workflow.config.enableReflection;
   const attempts = reflectionAttempts(setting, `workflow "${workflow.name}"`);
   const node = scope.node as TreeNode;

@@ -2,7 +2,7 @@
 // to Symbol.for('Symbol.metadata'), so defining it the same way makes both sides agree.
 (Symbol as { metadata?: symbol }).metadata ??= Symbol.for('Symbol.metadata');
 
-export const METADATA: symbol = (Symbol as unknown as { metadata: symbol }).metadata;
+const METADATA: symbol = (Symbol as unknown as { metadata: symbol }).metadata;
 
 type MetadataBag = Record<PropertyKey, unknown>;
 
