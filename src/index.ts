@@ -42,6 +42,9 @@ export type { ReflectionLevel, ReflectionOptions, ReflectionSetting } from './re
 export { ReflectionFailedError } from './reflection/reflection-failed-error.js';
 export type { Revision } from './reflection/reflection-pass.js';
 export type { WorkflowReflectionOptions } from './reflection/step-reflection.js';
+// Workflow-level reflection attaches to the step runner through core's step-failure hook.
+import { installStepReflection } from './reflection/step-reflection.js';
+installStepReflection();
 export {
   DEFAULT_INTROSPECTION_MAX_CHARS,
   INTROSPECTION_TOOL_NAMES,

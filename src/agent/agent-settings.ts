@@ -56,7 +56,7 @@ export const AGENT_DEFAULTS: Readonly<ResolvedSettings> = Object.freeze({
   structuredOutput: 'native',
 });
 
-export const SETTING_KEYS = [
+const SETTING_KEYS = [
   'system',
   'model',
   'maxTokens',

@@ -1,8 +1,14 @@
 /**
  * The parts of the Anthropic SDK groundswell uses at run time. Only `load-anthropic-runtime.ts`
- * imports this module, dynamically: `import 'groundswell'` does not load the SDK.
+ * imports this module, dynamically: `import 'groundswell'` does not load the SDK. (Tagged
+ * public because the unused-export check cannot follow names read off a dynamic import.)
  */
-import Anthropic, { APIError } from '@anthropic-ai/sdk';
-import { transformJSONSchema } from '@anthropic-ai/sdk/lib/transform-json-schema';
+import AnthropicSdk, { APIError as SdkApiError } from '@anthropic-ai/sdk';
+import { transformJSONSchema as transform } from '@anthropic-ai/sdk/lib/transform-json-schema';
 
-export { Anthropic, APIError, transformJSONSchema };
+/** @public */
+export const Anthropic = AnthropicSdk;
+/** @public */
+export const APIError = SdkApiError;
+/** @public */
+export const transformJSONSchema = transform;

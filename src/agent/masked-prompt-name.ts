@@ -1,5 +1,5 @@
 import { defaultPromptName, type Prompt } from '../prompt/prompt.js';
-import type { SecretMasker } from '../secrets/secret-masker.js';
+import type { SecretMasker } from '../util/secret-masker.js';
 
 /**
  * The prompt's name with secrets masked, for the tree and for cache entry headers. A default

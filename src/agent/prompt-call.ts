@@ -9,7 +9,7 @@ import type { PlanWatcher } from '../goal-plans/plan-watcher.js';
 import type { Cache } from '../cache/cache.js';
 import type { SystemSections } from '../cache/cache-key.js';
 import type { CacheMissInfo } from '../types/cache.js';
-import type { SecretMasker } from '../secrets/secret-masker.js';
+import type { SecretMasker } from '../util/secret-masker.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
@@ -58,7 +58,7 @@ export type AgentStreamEvent<T> =
   | { type: 'usage'; usage: TokenUsage; turn: number }
   | { type: 'result'; value: T };
 
-export interface UsageMeter {
+interface UsageMeter {
   usage: TokenUsage;
   turns: number;
 }

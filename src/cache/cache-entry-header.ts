@@ -31,10 +31,10 @@ export interface CacheEntryHeader {
 }
 
 /** Fingerprint length kept in headers. */
-export const PART_FINGERPRINT_LENGTH = 16;
+const PART_FINGERPRINT_LENGTH = 16;
 
 /** Names, prompt names and model ids longer than this are cut in a header (it stays small and readable). */
-export const MAX_HEADER_TEXT = 200;
+const MAX_HEADER_TEXT = 200;
 
 const IDENTITY = /^[0-9a-f]{64}$/;
 const FINGERPRINT = /^[0-9a-f]{16}$/;

@@ -28,7 +28,7 @@ export interface FileCacheStoreOptions {
 }
 
 /** See `staleTempMs`. */
-export const DEFAULT_STALE_TEMP_MS = 10 * 60_000;
+const DEFAULT_STALE_TEMP_MS = 10 * 60_000;
 
 /** `<label>-<sha256 of the key>.json`; temp files end in `.tmp` and never match. */
 const ENTRY_FILE = /^[\w-]+-[0-9a-f]{64}\.json$/;

@@ -1,7 +1,7 @@
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
 import { errorMessage, isInstance } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
-import { bindErrorToRun, maskForRun } from '../secrets/run-secrets.js';
+import { bindErrorToRun, maskForRun } from './run-secrets.js';
 import type { TreeNode } from './tree-node.js';
 import type { Workflow } from './workflow.js';
 

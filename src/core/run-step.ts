@@ -3,9 +3,9 @@ import { isRetryable } from '../errors/predicates.js';
 import { errorMessage } from '../util/describe.js';
 import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
-import { reflectOnStep } from '../reflection/step-reflection.js';
 import { recordFailure } from './failure.js';
 import { mustYield, runInScope, type Scope } from './scope.js';
+import { retryAfterStepFailure } from './step-failure.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
@@ -121,7 +121,7 @@ async function stepFailed<R>(
   }
   if (delayMs === undefined) {
     try {
-      if (await reflectOnStep(workflow, scope, thrown, n)) {
+      if (await retryAfterStepFailure(workflow, scope, thrown, n)) {
         workflow.emit(node, { type: 'stepRetry', name, attempt: n, delayMs: 0, error: serializeError(thrown) });
         return attempt(scope, options, body, n + 1);
       }

@@ -3,8 +3,8 @@ import type { WorkflowCancelledError } from '../errors/workflow-error.js';
 import { recordFailure } from './failure.js';
 import { currentScope, mustYield, runInScope } from './scope.js';
 import type { Workflow } from './workflow.js';
-import { addRunSecrets } from '../secrets/run-secrets.js';
-import { ownRedactedValues } from '../secrets/redacted-values.js';
+import { addRunSecrets } from './run-secrets.js';
+import { ownRedactedValues } from './redacted-values.js';
 
 /**
  * Runs a workflow's body with status, `workflowStart`/`workflowEnd` events and the ambient scope.

@@ -1,4 +1,4 @@
-import { observedFieldsOf } from '../decorators/observed-state.js';
+import { observedFieldsOf } from './observed-fields.js';
 import type { StateSnapshot } from '../types/serialized.js';
 import { errorMessage } from '../util/describe.js';
 import { toJsonSafe } from '../util/json-safe.js';

@@ -5,9 +5,7 @@ import type { WorkflowLogger } from './logger.js';
 import { runStep, type StepOptions } from './run-step.js';
 import { validateStepOptions } from '../validation/step-options.schema.js';
 import { Workflow } from './workflow.js';
-import type { Agent } from '../agent/agent.js';
-import type { Prompt } from '../prompt/prompt.js';
-import { guidanceAt } from '../reflection/guidance.js';
+import { guidanceAt } from './step-guidance.js';
 import { currentScope, runInScope } from './scope.js';
 import type { ChildOutcome, WorkflowResults } from './child-outcome.js';
 import { mapItems, spawnAll } from './context-fan-out.js';
@@ -66,9 +64,22 @@ export interface WorkflowContext {
    * Asks again with `prompt` and puts the new call where the last one was: the old node hangs
    * beneath the new one (a replacement, not a fork), and `lastPromptResult` is the new value.
    */
-  replaceLastPromptResult<T>(prompt: Prompt<T>, agent: Agent): Promise<T>;
+  replaceLastPromptResult<T>(prompt: AskedPrompt<T>, agent: PromptAsker): Promise<T>;
   /** Guidance a workflow-level reflection left for the step running now (empty on a first attempt). */
   readonly reflection: { readonly guidance: readonly string[] };
+}
+
+/**
+ * What `replaceLastPromptResult` needs of a prompt and an agent. Core does not know the agent
+ * layer: a `Prompt<T>` and an `Agent` fit structurally, and `T` is the prompt's answer type.
+ * @public (in public signatures; knip)
+ */
+export interface AskedPrompt<T> {
+  readonly responseFormat: { parse(data: unknown): T };
+}
+/** @public (in public signatures; knip) */
+export interface PromptAsker {
+  prompt<T>(prompt: AskedPrompt<T>): Promise<T>;
 }
 
 const NO_OPTIONS: StepOptions = Object.freeze({});
@@ -103,7 +114,7 @@ export function createContext(workflow: Workflow): WorkflowContext {
     get reflection() {
       return { guidance: guidanceAt(currentScope()?.node) };
     },
-    async replaceLastPromptResult<T>(prompt: Prompt<T>, agent: Agent): Promise<T> {
+    async replaceLastPromptResult<T>(prompt: AskedPrompt<T>, agent: PromptAsker): Promise<T> {
       const last = workflow.lastPromptCall;
       const parent = last?.node.parent;
       if (last === undefined || parent === null || parent === undefined) {

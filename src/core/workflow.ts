@@ -13,21 +13,42 @@ import { nextEventId, nextId } from '../util/ids.js';
 import { toJsonSafe } from '../util/json-safe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
-import type { WorkflowReflectionOptions } from '../reflection/step-reflection.js';
 import { WorkflowLogger } from './logger.js';
 import { ObserverHub } from './observer-hub.js';
 import { DEFAULT_RETENTION, resolveRetention, type RetentionOptions } from './retention.js';
 import type { RunOutcome } from './run-outcome.js';
 import { currentScope } from './scope.js';
 import { captureState } from './state.js';
-import { addRunSecrets, carryRunSecrets, maskForRun } from '../secrets/run-secrets.js';
-import { ownRedactedValues } from '../secrets/redacted-values.js';
+import { addRunSecrets, carryRunSecrets, maskForRun } from './run-secrets.js';
+import { ownRedactedValues } from './redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
 import { createContext, type WorkflowContext } from './workflow-context.js';
 import { validateWorkflowArgs } from '../validation/workflow-config.schema.js';
 
 export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
+
+/**
+ * A workflow's `enableReflection` options as core carries them; the reflection layer reads them
+ * (`WorkflowReflectionOptions` in `reflection/step-reflection.ts` is the public name). Core does
+ * not import the agent layer, so the reflecting agent is structural: an `Agent` fits.
+ * @public (in public signatures; knip)
+ */
+export interface WorkflowReflectionSetting {
+  /** Attempts in all, the first included (default 2: one reflection, one retry). */
+  maxAttempts?: number;
+  /** Who reflects on failed steps (default: an agent with the default client and model). */
+  agent?: ReflectingAgent;
+}
+
+/**
+ * What a workflow's reflecting agent has: an `Agent`'s `prompt` and `reflect`.
+ * @public (in public signatures; knip)
+ */
+export interface ReflectingAgent {
+  prompt(...args: never[]): Promise<unknown>;
+  reflect(...args: never[]): Promise<unknown>;
+}
 
 export interface WorkflowConfig {
   name?: string;
@@ -44,7 +65,7 @@ export interface WorkflowConfig {
    * Reflect on a failed step and run it again with the revision (`true`, or options with the
    * reflecting `agent` and `maxAttempts`). The guidance reaches the agent calls of the retry.
    */
-  enableReflection?: boolean | WorkflowReflectionOptions;
+  enableReflection?: boolean | WorkflowReflectionSetting;
   /** Default for concurrent `@Task`s of this workflow; off means first error wins. */
   errorMergeStrategy?: ErrorMergeStrategy;
   /** Time source for timestamps, durations and retry backoff. Children inherit it. */

@@ -8,7 +8,7 @@ import { validateTreeStringOptions } from '../validation/tree-string-options.sch
 import { foldSiblings, type SiblingEntry } from './sibling-runs.js';
 import { usageRollup } from './usage-rollup.js';
 
-export const STATUS_SYMBOL: Readonly<Record<WorkflowStatus, string>> = {
+const STATUS_SYMBOL: Readonly<Record<WorkflowStatus, string>> = {
   idle: '○',
   running: '◐',
   completed: '✓',
@@ -252,7 +252,7 @@ function lastError(node: WorkflowNode): string | undefined {
 }
 
 /** `1,200 in / 340 out tok (+900 cache read) $0.0041` */
-export function formatUsage(usage: TokenUsage): string {
+function formatUsage(usage: TokenUsage): string {
   let text = `${usage.inputTokens.toLocaleString('en-US')} in / ${usage.outputTokens.toLocaleString('en-US')} out tok`;
   const cache: string[] = [];
   if (usage.cacheCreationInputTokens > 0) cache.push(`${usage.cacheCreationInputTokens.toLocaleString('en-US')} cache write`);
@@ -262,7 +262,7 @@ export function formatUsage(usage: TokenUsage): string {
   return text;
 }
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms < 1) return `${ms.toFixed(2)}ms`;
   if (ms < 1000) return `${ms.toFixed(1)}ms`;
   return `${(ms / 1000).toFixed(2)}s`;

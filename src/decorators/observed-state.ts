@@ -1,4 +1,5 @@
-import { ownList, ownMetadataOf, readList } from './metadata.js';
+import { registerObservedField as register } from '../core/observed-fields.js';
+import { ownMetadataOf } from '../util/class-metadata.js';
 import { isStandardContext, memberLabel, wrongMember } from './decorator-mode.js';
 import { validateObservedStateOptions } from '../validation/observed-state-options.schema.js';
 
@@ -8,15 +9,6 @@ export interface ObservedStateOptions {
   /** Show the field as '***' everywhere: snapshots, errors, debugger output, exports. */
   redact?: boolean;
 }
-
-export interface ObservedField {
-  readonly key: PropertyKey;
-  readonly hidden: boolean;
-  readonly redact: boolean;
-  read(instance: object): unknown;
-}
-
-const FIELDS = Symbol('groundswell.observedFields');
 
 export interface FieldDecorator {
   <This, Value>(value: undefined, context: ClassFieldDecoratorContext<This, Value>): void;
@@ -61,16 +53,4 @@ export function ObservedState(options: ObservedStateOptions = {}): FieldDecorato
       read: (instance) => (instance as Record<PropertyKey, unknown>)[key],
     });
   } as FieldDecorator;
-}
-
-/** A subclass redeclaring a field replaces the inherited entry: its options win. */
-function register(bag: Record<PropertyKey, unknown>, field: ObservedField): void {
-  const list = ownList<ObservedField>(bag, FIELDS);
-  const index = list.findIndex((existing) => existing.key === field.key);
-  if (index >= 0) list[index] = field;
-  else list.push(field);
-}
-
-export function observedFieldsOf(instance: object): readonly ObservedField[] {
-  return readList<ObservedField>(instance, FIELDS);
 }

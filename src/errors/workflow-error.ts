@@ -2,7 +2,17 @@ import type { LogEntry } from '../types/logging.js';
 import type { StateSnapshot } from '../types/serialized.js';
 import { serializeError, type SerializedError } from '../util/serialize-error.js';
 import { GroundswellError } from './groundswell-error.js';
-import { maskForErrorRun } from '../secrets/run-secrets.js';
+
+type ErrorJsonMasker = <T>(error: object, value: T) => T;
+let maskErrorJson: ErrorJsonMasker = (_error, value) => value;
+
+/**
+ * Extension point: how `WorkflowError.toJSON` masks secrets. Core's per-run secrets install it
+ * (`core/run-secrets.ts`), so this layer does not import core.
+ */
+export function setErrorJsonMasker(masker: ErrorJsonMasker): void {
+  maskErrorJson = masker;
+}
 
 export interface WorkflowErrorDetails {
   workflowId: string;
@@ -35,7 +45,7 @@ export class WorkflowError extends GroundswellError {
 
   toJSON(): SerializedError & { nodeId: string; state: StateSnapshot; logs: readonly LogEntry[] } {
     // The cause chain quotes what was thrown: masked with the run's secrets, like the tree's copy.
-    return maskForErrorRun(this, { ...serializeError(this), nodeId: this.nodeId, state: this.state, logs: this.logs });
+    return maskErrorJson(this, { ...serializeError(this), nodeId: this.nodeId, state: this.state, logs: this.logs });
   }
 }
 

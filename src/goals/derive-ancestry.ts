@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Workflow } from '../core/workflow.js';
 import { activeGoal } from '../plans/index.js';
-import type { SecretMasker } from '../secrets/secret-masker.js';
+import type { SecretMasker } from '../util/secret-masker.js';
 import type { GoalAncestry } from './goal-ancestry.js';
 
 const DERIVED_LEVELS = ['mission', 'project', 'goal'] as const;

@@ -4,7 +4,7 @@ import { oneLine } from '../util/one-line.js';
 export type { GoalAncestry };
 
 export const GOAL_ANCESTRY_HEADING = "# Why You're Here";
-export const GOAL_ANCESTRY_VALUE_LIMIT = 200;
+const GOAL_ANCESTRY_VALUE_LIMIT = 200;
 
 const LEVELS = [
   ['mission', 'Mission'],
@@ -45,7 +45,7 @@ function readLevel(ancestry: object, key: string): string {
  * One line of plain text: control characters and line breaks become spaces (a value cannot forge
  * another line or heading), runs of whitespace collapse, and the result is capped.
  */
-export function cleanValue(value: unknown): string {
+function cleanValue(value: unknown): string {
   return typeof value === 'string' ? oneLine(value, GOAL_ANCESTRY_VALUE_LIMIT) : '';
 }
 

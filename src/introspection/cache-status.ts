@@ -5,7 +5,7 @@ import { errorMessage } from '../util/describe.js';
 import { walkTree } from '../util/tree-walk.js';
 import type { Caller } from './caller.js';
 
-export interface CacheEventCounts {
+interface CacheEventCounts {
   hits: number;
   misses: number;
   /** Per agent name, for the agents that had any. */

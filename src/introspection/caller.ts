@@ -51,9 +51,3 @@ export function findInRun(caller: Caller, nodeId: string): WorkflowNode {
   }
   return found;
 }
-
-/** True when `node` is `ancestor` or lies beneath it. */
-export function isWithin(node: WorkflowNode, ancestor: WorkflowNode): boolean {
-  for (let n: WorkflowNode | null = node; n !== null; n = n.parent) if (n === ancestor) return true;
-  return false;
-}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import type { Cache } from '../cache/cache.js';
 import { getCurrentWorkflow } from '../core/ambient.js';
-import { maskForRun } from '../secrets/run-secrets.js';
+import { maskForRun } from '../core/run-secrets.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import type { WorkflowNode } from '../types/node.js';
 import { ancestorsOf, walkTree } from '../util/tree-walk.js';

@@ -1,8 +1,8 @@
 import { TreeNode } from '../core/tree-node.js';
 import { Workflow } from '../core/workflow.js';
 import { maskAncestry } from '../goals/derive-ancestry.js';
-import { redactedValues } from '../secrets/redacted-values.js';
-import { runMasker } from '../secrets/run-secrets.js';
+import { redactedValues } from '../core/redacted-values.js';
+import { runMasker } from '../core/run-secrets.js';
 import { normalizeAncestry } from '../goals/goal-ancestry.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { StateSnapshot } from '../types/serialized.js';

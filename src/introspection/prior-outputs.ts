@@ -8,7 +8,7 @@ import { isoTime, roundMs } from './node-view.js';
 export type PriorOutputScope = 'workflow' | 'run';
 
 /** One finished piece of earlier work, taken from the event that ended it. */
-export type PriorOutput =
+type PriorOutput =
   | { kind: 'step' | 'task' | 'workflow'; at: string; nodeId: string; name: string; status: string; durationMs?: number; error?: string }
   | { kind: 'stateSnapshot'; at: string; nodeId: string; workflow: string; state: unknown }
   | {

@@ -17,7 +17,7 @@ export type GlobToken =
   | { readonly kind: 'alt'; readonly options: ReadonlyArray<readonly GlobToken[]> };
 
 /** Longer globs are refused: no real file pattern needs more, and matching cost grows with length. */
-export const MAX_GLOB_CHARS = 1_000;
+const MAX_GLOB_CHARS = 1_000;
 
 /**
  * Parses a glob. `*` and `?` stay inside one path segment, `**` spans segments, `[...]` is a

@@ -5,7 +5,7 @@ import type { FileHandle } from 'node:fs/promises';
 let procAvailable: Promise<boolean> | undefined;
 
 /** True where the kernel names open descriptors under /proc/self/fd (Linux); probed once. */
-export function hasProcFd(): Promise<boolean> {
+function hasProcFd(): Promise<boolean> {
   procAvailable ??= access('/proc/self/fd').then(
     () => true,
     () => false,

@@ -1,6 +1,6 @@
 import { JudgeVerdictError } from './errors.js';
 
-export type JudgeVerdict = 'accept' | 'reject';
+type JudgeVerdict = 'accept' | 'reject';
 
 export interface ParsedVerdict {
   readonly verdict: JudgeVerdict;

@@ -1,7 +1,7 @@
 import { ReadOnlyToolError } from './errors.js';
 
 /** Longer regular expressions are refused; a search pattern never needs more. */
-export const MAX_REGEX_CHARS = 1_000;
+const MAX_REGEX_CHARS = 1_000;
 
 /** What a group holds, gathered while scanning it. */
 interface Group {

@@ -5,7 +5,7 @@ import { listDirectory } from './list-directory.js';
 import { openVerified, type VerifiedHandle } from './verified-open.js';
 
 /** Directories that are tool state or vendored code, not project evidence; searching them only adds noise and time. */
-export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
 export interface WalkLimits {
   /** The real project root: every directory entered is verified to be inside it. */

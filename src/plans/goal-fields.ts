@@ -1,7 +1,7 @@
 import { indentWidth } from './plan-checkbox.js';
 import type { PlanStructure } from './plan-structure.js';
 
-export type GoalFieldKey = 'subtleFailureMode' | 'discriminator' | 'verify' | 'tasks' | 'evidence';
+type GoalFieldKey = 'subtleFailureMode' | 'discriminator' | 'verify' | 'tasks' | 'evidence';
 
 // Models write these keys with small variations; all of them mean the same sub-bullet.
 const KEY_ALIASES: Readonly<Record<string, GoalFieldKey>> = {

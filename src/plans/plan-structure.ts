@@ -1,7 +1,7 @@
 import { splitPlanLines, type PlanLine } from './plan-lines.js';
 
 /** A markdown heading found outside code fences. */
-export interface PlanHeading {
+interface PlanHeading {
   /** Number of `#` characters. */
   readonly level: number;
   /** The heading text, trimmed. */

@@ -1,5 +1,6 @@
 import { Agent } from '../agent/agent.js';
 import { runInScope, type Scope } from '../core/scope.js';
+import { onStepFailure } from '../core/step-failure.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import { isRetryable } from '../errors/predicates.js';
@@ -22,13 +23,14 @@ const defaultReflectors = new WeakMap<Workflow, Agent>();
  * be retried, false when reflection is off, spent, or cannot help (the error is not retryable).
  * A pass that itself fails is thrown as a ReflectionFailedError.
  */
-export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
+async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
   const setting = workflow.config.enableReflection;
   const attempts = reflectionAttempts(setting, `workflow "${workflow.name}"`);
   const node = scope.node as TreeNode;
   if (attempts <= 1 || node.guidance.length >= attempts - 1) return false;
   if (workflow.isCancelled || !isRetryable(error) || isInstance(error, ReflectionFailedError)) return false;
-  const reflector = (typeof setting === 'object' ? setting.agent : undefined) ?? defaultReflector(workflow);
+  // Checked to be agent-like when the workflow was built (validation/reflection.schema.ts).
+  const reflector = (typeof setting === 'object' ? (setting.agent as Agent | undefined) : undefined) ?? defaultReflector(workflow);
   const revision = await runInScope(scope, () =>
     reflect(reflector, {
       level: 'workflow',
@@ -39,6 +41,14 @@ export async function reflectOnStep(workflow: Workflow, scope: Scope, error: unk
   );
   node.addGuidance(revision.guidance);
   return true;
+}
+
+/**
+ * Hooks workflow-level reflection into the step runner (core's step-failure extension point).
+ * The root entry calls it once on load; calling it again changes nothing.
+ */
+export function installStepReflection(): void {
+  onStepFailure('reflection', reflectOnStep);
 }
 
 function defaultReflector(workflow: Workflow): Agent {

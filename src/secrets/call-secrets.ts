@@ -1,6 +1,6 @@
 import type { Workflow } from '../core/workflow.js';
-import { redactedValues } from './redacted-values.js';
-import { SecretMasker } from './secret-masker.js';
+import { redactedValues } from '../core/redacted-values.js';
+import { SecretMasker } from '../util/secret-masker.js';
 
 /**
  * The secrets of one agent call: the redacted field values along its workflow chain and the

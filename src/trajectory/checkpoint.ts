@@ -4,7 +4,7 @@ import { canonicalJson } from '../cache/canonical-json.js';
 import { nextId } from '../util/ids.js';
 import { evidenceLabel, type Observation } from './observation.js';
 
-export type { TrajectoryAssessment, TrajectoryCheckpoint };
+export type { TrajectoryCheckpoint };
 
 export interface AssessInput {
   readonly goal: string;

@@ -81,7 +81,7 @@ export async function groundCheckpoint(
 }
 
 /** The labels the grounding request may cite: the task, and every evidence label in the checkpoint. */
-export function suppliedLabels(checkpoint: TrajectoryCheckpoint): string[] {
+function suppliedLabels(checkpoint: TrajectoryCheckpoint): string[] {
   const labels = new Set<string>(['[task]']);
   for (const fact of checkpoint.groundedFacts) labels.add(fact.evidence);
   for (const line of [...checkpoint.completedWork, ...checkpoint.doNotRepeat, ...checkpoint.openQuestions]) {

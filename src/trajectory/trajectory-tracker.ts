@@ -10,7 +10,7 @@ import type { VerifierOutcome } from '../types/trajectory.js';
 
 const MAX_OBSERVATIONS = 200;
 /** In adaptive grounding, a pass at least every this many tool calls even without material changes. */
-export const GROUNDING_CADENCE = 8;
+const GROUNDING_CADENCE = 8;
 const SUMMARY_CHARS = 200;
 
 /** What one tool call left behind, as the tool loop reports it. */

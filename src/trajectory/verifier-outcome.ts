@@ -6,7 +6,7 @@ const OUTCOMES: ReadonlySet<unknown> = new Set<VerifierOutcome>(['passed', 'fail
 /** A string result longer than this is not tried as JSON (it is read as text). */
 const JSON_CHARS = 64 * 1024;
 
-export function isVerifierOutcome(value: unknown): value is VerifierOutcome {
+function isVerifierOutcome(value: unknown): value is VerifierOutcome {
   return OUTCOMES.has(value);
 }
 

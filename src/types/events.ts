@@ -1,5 +1,5 @@
 import type { SerializedError } from '../util/serialize-error.js';
-import type { StateSnapshot } from './serialized.js';
+import type { StateSnapshot } from './state.js';
 import type { WorkflowStatus } from './status.js';
 import type { TokenUsage } from './usage.js';
 import type { GoalAncestry } from './goal-ancestry.js';

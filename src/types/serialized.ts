@@ -1,9 +1,10 @@
 import type { WorkflowEvent } from './events.js';
 import type { LogEntry } from './logging.js';
 import type { NodeKind, WorkflowStatus } from './status.js';
+import type { StateSnapshot } from './state.js';
 import type { TokenUsage } from './usage.js';
 
-export type StateSnapshot = Readonly<Record<string, unknown>>;
+export type { StateSnapshot } from './state.js';
 
 /** The cycle-free, JSON-safe form of a node and its subtree. */
 export interface SerializedNode {

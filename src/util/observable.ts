@@ -41,31 +41,3 @@ export class Observable<T> {
     };
   }
 }
-
-/** A multicast source an owner pushes into; late subscribers see only later values. */
-export class Subject<T> {
-  private observers: Observer<T>[] = [];
-  private done = false;
-
-  readonly observable = new Observable<T>((observer) => {
-    if (this.done) {
-      observer.complete?.();
-      return;
-    }
-    this.observers = [...this.observers, observer];
-    return () => {
-      this.observers = this.observers.filter((o) => o !== observer);
-    };
-  });
-
-  next(value: T): void {
-    for (const observer of this.observers) observer.next(value);
-  }
-
-  complete(): void {
-    this.done = true;
-    const observers = this.observers;
-    this.observers = [];
-    for (const observer of observers) observer.complete?.();
-  }
-}

@@ -5,7 +5,7 @@ import { memberLabel } from './label.js';
 import { received } from './received.js';
 
 /** Node's timers hold a signed 32-bit delay; a longer one fires at once (with a warning), not later. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const retrySchema = strict(
   {

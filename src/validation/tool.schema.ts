@@ -1,7 +1,7 @@
 import { expected, func, oneOf, strict, text, zodSchema } from './fields.js';
 
 /** The API's rule for tool names. */
-export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export const toolSchema = strict(
   {

@@ -2,7 +2,7 @@ import { assertConfig } from './assert-config.js';
 import { flag, integer, strict } from './fields.js';
 
 /** Narrower than this, a tree line keeps little more than its indentation. */
-export const MIN_TREE_WIDTH = 20;
+const MIN_TREE_WIDTH = 20;
 
 const treeStringOptionsSchema = strict(
   {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createAgent, createPrompt, createWorkflow, defineTool, exportRun, ObservedState, Workflow, WorkflowTreeDebugger } from 'groundswell';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 import { z } from 'zod';
-import { MIN_SECRET_CHARS, MIN_SECRET_LINE_CHARS, secretForms } from '../../src/secrets/secret-forms.js';
-import { SecretMasker } from '../../src/secrets/secret-masker.js';
+import { MIN_SECRET_CHARS, MIN_SECRET_LINE_CHARS, secretForms } from '../../src/util/secret-forms.js';
+import { SecretMasker } from '../../src/util/secret-masker.js';
 import { record } from '../support/events.js';
 
 const KEY = '-----BEGIN KEY-----\nAAAABBBBCCCCDDDDEEEEFFFF\nGGGGHHHHIIIIJJJJ\nshort\n-----END KEY-----';

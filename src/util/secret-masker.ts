@@ -1,7 +1,7 @@
 import { MIN_SECRET_CHARS, secretForms } from './secret-forms.js';
 
 /** What a masked secret becomes (the same text as a redacted field). */
-export const MASK = '***';
+const MASK = '***';
 
 /** Nesting beyond this is replaced whole: a payload that deep cannot be checked cheaply. */
 const MAX_DEPTH = 64;

@@ -1,5 +1,6 @@
-import type { Workflow } from '../core/workflow.js';
-import { SecretMasker } from './secret-masker.js';
+import { setErrorJsonMasker } from '../errors/workflow-error.js';
+import type { Workflow } from './workflow.js';
+import { SecretMasker } from '../util/secret-masker.js';
 
 // The secrets a run has seen, by root workflow. A secret is never forgotten during a run: once an
 // agent call used a token, a later step error or log quoting it is masked as well.
@@ -50,7 +51,10 @@ export function bindErrorToRun(error: object, workflow: Workflow): void {
 }
 
 /** `value` (an error's JSON form) with the secrets of the error's run masked. */
-export function maskForErrorRun<T>(error: object, value: T): T {
+function maskForErrorRun<T>(error: object, value: T): T {
   const workflow = errorRuns.get(error);
   return workflow === undefined ? value : maskForRun(workflow, value);
 }
+
+// WorkflowError.toJSON masks with the secrets of the error's run.
+setErrorJsonMasker(maskForErrorRun);

@@ -1,5 +1,5 @@
-import type { Workflow } from '../core/workflow.js';
-import { observedFieldsOf } from '../decorators/observed-state.js';
+import type { Workflow } from './workflow.js';
+import { observedFieldsOf } from './observed-fields.js';
 
 /**
  * The current values of `redact: true` fields of `workflow` and its parents: the primitive
