@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync } from 'node:fs';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors/groundswell-error.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 import type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache.js';
 import type { CacheEntryHeader } from './cache-entry-header.js';
 import { CacheStoreError } from './cache-store-error.js';
@@ -192,16 +193,9 @@ export class FileCacheStore implements Cache {
     }
   }
 
-  /** Temp file, then rename: a reader sees the old file or the new one, never half of one. */
-  private async writeAtomically(name: string, text: string): Promise<void> {
-    const temp = tempPath(this.dir, name);
-    try {
-      await writeFile(temp, text, { encoding: 'utf8', flag: 'wx' });
-      await rename(temp, join(this.dir, name));
-    } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
-      throw error;
-    }
+  /** Temp file, then rename (the temp name is the store's own, so a killed writer's leftover is swept). */
+  private writeAtomically(name: string, text: string): Promise<void> {
+    return writeFileAtomically(join(this.dir, name), text, tempPath(this.dir, name));
   }
 
   /** The injected clock's reading; a time that is not finite would write an entry that never expires. */

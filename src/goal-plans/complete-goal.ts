@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, relative } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
@@ -13,6 +12,7 @@ import { readOnlyTools } from '../judge/read-only-tools.js';
 import { appendLog, findGoal, setGoalStatus } from '../plans/index.js';
 import { createPrompt } from '../prompt/prompt.js';
 import { defineTool, type Tool } from '../tools/tool.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 import { errorMessage } from '../util/describe.js';
 import { validateCompleteGoalOptions, validateGoalQuery } from '../validation/complete-goal-options.schema.js';
 import { COMPLETE_GOAL_DESCRIPTION, JUDGE_SYSTEM, judgeRequest } from './plan-texts.js';
@@ -148,9 +148,7 @@ async function recordSignOff(options: CompleteGoalOptions, goal: string, signOff
     ? `- ${stamp} signed off "${goal}" WITHOUT a verdict: the judge failed (${signOff.missing.replace(/\s+/g, ' ')})`
     : `- ${stamp} signed off "${goal}": judge accepted`;
   const edited = appendLog(setGoalStatus(current, goal, 'done'), line);
-  const temp = join(dirname(options.planPath), `.${basename(options.planPath)}.${randomBytes(4).toString('hex')}.tmp`);
-  await writeFile(temp, edited, 'utf8');
-  await rename(temp, options.planPath);
+  await writeFileAtomically(options.planPath, edited);
 }
 
 function report(signOff: SignOff): void {

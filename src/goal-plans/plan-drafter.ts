@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import type Anthropic from '@anthropic-ai/sdk';
 import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import { markFresh } from '../agent/fresh-start.js';
 import { readOnlyTools } from '../judge/read-only-tools.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { validatePlanDrafterOptions, validatePlanDraftingPaths } from '../validation/plan-drafter-options.schema.js';
 import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
@@ -33,9 +32,7 @@ export function planDraftingTools(root: string, planPath: string): Tool[] {
     target: () => planPath,
     input: z.object({ content: z.string().min(1).describe('The complete plan file, in markdown.') }),
     async execute({ content }) {
-      const temp = join(dirname(planPath), `.${basename(planPath)}.${randomBytes(4).toString('hex')}.tmp`);
-      await writeFile(temp, content, 'utf8');
-      await rename(temp, planPath);
+      await writeFileAtomically(planPath, content);
       return `Wrote ${basename(planPath)} (${content.length} characters).`;
     },
   });
