@@ -17,8 +17,8 @@ export interface FindGoalOptions {
   readonly margin?: number;
 }
 
-export const DEFAULT_GOAL_MATCH_THRESHOLD = 0.6;
-export const DEFAULT_GOAL_MATCH_MARGIN = 0.1;
+const DEFAULT_GOAL_MATCH_THRESHOLD = 0.6;
+const DEFAULT_GOAL_MATCH_MARGIN = 0.1;
 const CANDIDATES_SHOWN = 3;
 
 /**

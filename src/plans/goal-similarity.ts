@@ -12,7 +12,7 @@ export function normaliseGoalText(text: string): string {
 }
 
 /** The set of words of a goal text, each with a plural `s` dropped so `test`/`tests` agree. */
-export function goalTokens(text: string): Set<string> {
+function goalTokens(text: string): Set<string> {
   const words = normaliseGoalText(text).split(' ').filter((w) => w !== '');
   return new Set(words.map((w) => (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w)));
 }

@@ -11,7 +11,7 @@ export interface WorkingSetOptions {
 }
 
 /** Text that ends a cut working set, so the reader knows the rest exists and where to find it. */
-export function workingSetTruncationMarker(omitted: number): string {
+function workingSetTruncationMarker(omitted: number): string {
   return `[working set truncated: ${omitted} more characters above the fold; read the plan file for the rest]`;
 }
 
