@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CacheKeyPart } from '../types/cache.js';
 import { isRecord } from '../util/is-record.js';
+import { truncate } from '../util/truncate.js';
 import { CACHE_KEY_PARTS, type CacheKeyPartHashes } from './cache-key-parts.js';
 import { isFiniteNonNegative } from './response-shape.js';
 
@@ -136,5 +137,5 @@ export function differingParts(
 }
 
 function cut(text: string): string {
-  return text.length <= MAX_HEADER_TEXT ? text : `${text.slice(0, MAX_HEADER_TEXT - 3)}...`;
+  return truncate(text, MAX_HEADER_TEXT, () => '...');
 }

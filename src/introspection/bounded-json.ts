@@ -1,4 +1,5 @@
 import { toJsonSafe } from '../util/json-safe.js';
+import { safeSlice, truncate } from '../util/truncate.js';
 
 /** Smallest answer size a caller may ask for: below it even the truncation marker would not fit. */
 export const MIN_ANSWER_CHARS = 200;
@@ -55,13 +56,5 @@ function shrink(value: unknown, strings: number, items: number, keys: number): u
 }
 
 function cut(text: string, limit: number): string {
-  const marker = `…[truncated: ${text.length} chars total]`;
-  return safeSlice(text, limit - marker.length) + marker;
-}
-
-/** The first `n` code units, without splitting a surrogate pair (which would be invalid text). */
-function safeSlice(text: string, n: number): string {
-  const end = Math.max(0, n);
-  const last = text.charCodeAt(end - 1);
-  return last >= 0xd800 && last <= 0xdbff ? text.slice(0, end - 1) : text.slice(0, end);
+  return truncate(text, limit, () => `…[truncated: ${text.length} chars total]`);
 }
