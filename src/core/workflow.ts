@@ -23,7 +23,7 @@ import { addRunSecrets, carryRunSecrets, maskForRun } from './run-secrets.js';
 import { ownRedactedValues } from './redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
-import { createContext, type WorkflowContext } from './workflow-context.js';
+import { createContext, type AskedPrompt, type PromptAsker, type WorkflowContext } from './workflow-context.js';
 import { validateWorkflowArgs } from '../validation/workflow-config.schema.js';
 
 export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
@@ -326,6 +326,27 @@ export class Workflow<T = unknown> {
 
   toJSON(): SerializedNode {
     return this.treeNode.toJSON();
+  }
+
+  /**
+   * The value of the last agent call that succeeded in this workflow (after any replacement).
+   * The same as `ctx.lastPromptResult` in a functional workflow.
+   */
+  protected get lastPromptResult(): unknown {
+    return this.lastPromptCall?.value;
+  }
+
+  /**
+   * Asks again with `prompt` and puts the new call where the last one was: the old node hangs
+   * beneath the new one (a replacement, not a fork). The same as `ctx.replaceLastPromptResult`.
+   */
+  protected replaceLastPromptResult<R>(prompt: AskedPrompt<R>, agent: PromptAsker): Promise<R> {
+    return createContext(this).replaceLastPromptResult(prompt, agent);
+  }
+
+  /** Guidance a workflow-level reflection left for the step running now (as `ctx.reflection`). */
+  protected get reflection(): { readonly guidance: readonly string[] } {
+    return createContext(this).reflection;
   }
 
   /** @internal Appends an event to `node` and delivers it to the current root's observers. */
