@@ -1,7 +1,5 @@
-import type { Agent } from './agent.js';
-import type { Prompt } from '../prompt/prompt.js';
-
 // Internal, not exported from the package: only groundswell's own fresh-eyes agents use it.
+// Keyed by identity (an Agent or a Prompt), so this module needs neither type.
 const fresh = new WeakSet<object>();
 
 /**
@@ -10,12 +8,12 @@ const fresh = new WeakSet<object>();
  * ancestry derived from the workflows around it (only what is set on the agent itself). For the
  * judge, reflection passes and the plan drafter, whose value is that they never see the worker's run.
  */
-export function markFresh<T extends Agent | Prompt<unknown>>(target: T): T {
+export function markFresh<T extends object>(target: T): T {
   fresh.add(target);
   return target;
 }
 
 /** Whether a call of `agent` with `prompt` starts fresh. */
-export function startsFresh(agent: Agent, prompt: Prompt<unknown>): boolean {
+export function startsFresh(agent: object, prompt: object): boolean {
   return fresh.has(agent) || fresh.has(prompt);
 }

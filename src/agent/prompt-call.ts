@@ -1,8 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../goals/goal-ancestry.js';
-import type { Revision } from '../reflection/reflection-pass.js';
-import type { Agent } from './agent.js';
+import type { Reflector, Revision } from '../reflection/reflection-pass.js';
 import type { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import type { ContextBudget } from '../trajectory/compaction.js';
 import type { PlanWatcher } from '../goal-plans/plan-watcher.js';
@@ -91,7 +90,7 @@ export interface PromptCall<T> {
   /** The secrets to mask in what outlives the call: its env and redacted values, and all its run knows. */
   readonly secrets: SecretMasker;
   /** The agent that reflects on a failed attempt of this call. */
-  readonly reflector: () => Agent;
+  readonly reflector: () => Reflector;
   /** The same call with a reflection's revision applied: new user text, guidance in the system prompt. */
   readonly revise: (revision: Revision) => PromptCall<T>;
   /** Set for `agent.stream()`: the loop streams each turn and reports events here. */

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import type { Agent } from '../agent/agent.js';
 import { CallTree } from '../agent/call-tree.js';
 import { StructuredOutputError } from '../agent/agent-errors.js';
 import { markFresh } from '../agent/fresh-start.js';
-import { createPrompt } from '../prompt/prompt.js';
+import { createPrompt, type Prompt } from '../prompt/prompt.js';
 import { errorMessage } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ReflectionLevel } from './reflection-config.js';
@@ -43,12 +42,17 @@ const REFLECTOR_SYSTEM = [
   'wording caused the failure. Answer in the requested JSON shape.',
 ].join(' ');
 
+/** What reflects: any agent (structurally, so this module does not import the agent class). */
+export interface Reflector {
+  prompt<T>(prompt: Prompt<T>): Promise<T>;
+}
+
 /**
  * One reflection pass: a `reflection` node (with `reflectionStart`/`reflectionEnd`) under the
  * current node, and inside it the reflecting agent's own call. A pass that fails is recorded
  * and rethrown with the original failure as its cause.
  */
-export async function reflect(reflector: Agent, failed: FailedAttempt): Promise<Revision> {
+export async function reflect(reflector: Reflector, failed: FailedAttempt): Promise<Revision> {
   const tree = CallTree.open('reflection', `reflect on attempt ${failed.attempt} (${failed.level})`);
   tree.emit({ type: 'reflectionStart', level: failed.level, attempt: failed.attempt, error: serializeError(failed.error) });
   try {
