@@ -3,15 +3,16 @@ import { defineConfig, type Options } from 'tsup';
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 
 /**
- * The CommonJS build loads on-demand chunks (the MCP runtime) with `require`, not `import()`:
- * runners that evaluate CommonJS in a vm without ESM support (Jest's default) reject `import()`.
- * Runs before tsup turns the chunk into CommonJS, which leaves `require` calls as they are.
+ * The CommonJS build loads on-demand chunks (the MCP runtime) and the optional `pg` peer with
+ * `require`, not `import()`: runners that evaluate CommonJS in a vm without ESM support (Jest's
+ * default) reject `import()`. Runs before tsup turns the chunk into CommonJS, which leaves
+ * `require` calls as they are.
  */
 const requireChunksInCjs: TsupPlugin = {
   name: 'require-chunks-in-cjs',
   renderChunk(code, info) {
     if (this.format !== 'cjs') return undefined;
-    const rewritten = code.replace(/\bimport\((["']\.\/[\w.-]+\.cjs["'])\)/g, 'Promise.resolve().then(() => require($1))');
+    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg)["'])\)/g, 'Promise.resolve().then(() => require($1))');
     if (/\bimport\(/.test(rewritten)) throw new Error(`${info.path}: an import() the CommonJS build cannot rewrite`);
     // The line map shifts by a few columns on the rewritten line only, so the esbuild map is kept.
     return rewritten === code ? undefined : { code: rewritten };
@@ -25,6 +26,8 @@ export default defineConfig({
     mcp: 'src/mcp/index.ts',
     plans: 'src/goal-plans/index.ts',
     cache: 'src/cache/index.ts',
+    durable: 'src/durable/index.ts',
+    postgres: 'src/postgres/index.ts',
   },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },

@@ -36,5 +36,7 @@ export const alias = {
   'groundswell/mcp': fileURLToPath(new URL('./src/mcp/index.ts', import.meta.url)),
   'groundswell/plans': fileURLToPath(new URL('./src/goal-plans/index.ts', import.meta.url)),
   'groundswell/cache': fileURLToPath(new URL('./src/cache/index.ts', import.meta.url)),
+  'groundswell/durable': fileURLToPath(new URL('./src/durable/index.ts', import.meta.url)),
+  'groundswell/postgres': fileURLToPath(new URL('./src/postgres/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };

@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+
+/** The files of one run in the journal store's folder. The id was checked by `requireRunId`. */
+export interface RunFiles {
+  dir: string;
+  /** The run record (small, rewritten atomically): what listing reads. */
+  meta: string;
+  /** Steps, calls and named data, appended. */
+  journal: string;
+  events: string;
+  signals: string;
+  /** The latest tree, rewritten atomically. */
+  tree: string;
+  lease: string;
+}
+
+export function runFiles(root: string, id: string): RunFiles {
+  const dir = join(root, id);
+  return {
+    dir,
+    meta: join(dir, 'run.json'),
+    journal: join(dir, 'journal.log'),
+    events: join(dir, 'events.log'),
+    signals: join(dir, 'signals.log'),
+    tree: join(dir, 'tree.json'),
+    lease: join(dir, 'lease.json'),
+  };
+}

@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../errors/groundswell-error.js';
+import { applyRunPatch } from './apply-run-patch.js';
+import { encodeJson } from './encode-json.js';
+import { acquireFileLease } from './file-lease.js';
+import type { EventBatch, JournalEntry } from './journal-entry.js';
+import { JournalFile, readJournal, type RecoveredTail } from './journal-file.js';
+import { OpenRun } from './journal-open-run.js';
+import { runFiles, type RunFiles } from './journal-run-files.js';
+import type { JournalFsync, JournalRunStoreOptions } from './journal-store-options.js';
+import { matchesQuery } from './list-runs-query.js';
+import { checkCall, checkSignal, checkStep, requireStatus } from './record-input.js';
+import { requireName, requirePositiveInteger, requireRunId } from './run-id.js';
+import type { NewRun, RunPatch, RunRecord } from './run-record.js';
+import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from './run-store.js';
+import { RunExistsError, RunNotFoundError, RunStoreCorruptError, RunStoreError } from './run-store-errors.js';
+import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from './stored-records.js';
+import { syncDirectory, writeFileAtomicallySync } from './sync-write.js';
+
+/**
+ * The embedded run store: no server, no native module. Each run is a folder holding its record
+ * (`run.json`, rewritten atomically, which is all listing reads) and append-only journals of
+ * checksummed records (decision 0032). A torn last record (a write cut short by a crash) is cut
+ * off and reported in `recovered`; damage anywhere else is a `RunStoreCorruptError`.
+ * All file work is synchronous inside the async methods: records of one process never interleave.
+ */
+export class JournalRunStore implements RunStore {
+  readonly dir: string;
+  /** Torn last records found so far (each also passed to `onRecover`). */
+  readonly recovered: RecoveredTail[] = [];
+  private readonly fsync: JournalFsync;
+  private readonly clock: { now(): number };
+  private readonly onRecover: ((tail: RecoveredTail) => void) | undefined;
+  private readonly open = new Map<string, OpenRun>();
+  private closed = false;
+
+  constructor(options: JournalRunStoreOptions = {}) {
+    if (options.dir !== undefined && (typeof options.dir !== 'string' || options.dir === '')) {
+      throw new UsageError('JournalRunStore `dir` must be a non-empty path.');
+    }
+    if (options.fsync !== undefined && !['checkpoints', 'every-record', 'off'].includes(options.fsync)) {
+      throw new UsageError('JournalRunStore `fsync` must be "checkpoints", "every-record" or "off".');
+    }
+    this.dir = resolve(options.dir ?? join(process.cwd(), '.groundswell', 'runs'));
+    this.fsync = options.fsync ?? 'checkpoints';
+    this.clock = options.clock ?? Date;
+    this.onRecover = options.onRecover;
+  }
+
+  async createRun(run: NewRun): Promise<RunRecord> {
+    this.requireOpen();
+    const id = requireRunId(run?.id);
+    requireName('A run rootName', run.rootName);
+    const now = this.clock.now();
+    const record: RunRecord = { id, rootName: run.rootName, status: requireStatus(run.status ?? 'running'), createdAt: now, updatedAt: now };
+    if (run.input !== undefined) record.input = run.input;
+    if (run.codeVersion !== undefined) record.codeVersion = run.codeVersion;
+    const text = encodeJson(record, `Run "${id}"`);
+    const files = runFiles(this.dir, id);
+    mkdirSync(files.dir, { recursive: true });
+    // Create-if-absent with the whole content: link() fails when run.json exists, so two
+    // creators of one id cannot both succeed and nobody sees a half-written record.
+    const temp = join(files.dir, `.run.json.${randomUUID()}.tmp`);
+    try {
+      writeFileSync(temp, text, { flag: 'wx' });
+      linkSync(temp, files.meta);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RunExistsError(id, { cause: error });
+      throw error;
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    if (this.fsync !== 'off') {
+      syncDirectory(files.dir);
+      syncDirectory(this.dir);
+    }
+    return record;
+  }
+
+  async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+    const files = this.filesOf(id);
+    const next = applyRunPatch(this.readMeta(files, id), patch ?? {}, this.clock.now());
+    const text = encodeJson(next, `Run "${id}"`);
+    // Steps before a status change are on disk before the status says so.
+    if (this.fsync !== 'off') this.open.get(id)?.sync();
+    writeFileAtomicallySync(files.meta, text, this.fsync !== 'off');
+    return next;
+  }
+
+  async getRun(id: string): Promise<RunRecord | undefined> {
+    const files = this.filesOf(id);
+    return existsSync(files.meta) ? this.readMeta(files, id) : undefined;
+  }
+
+  async listRuns(query: ListRunsQuery = {}): Promise<RunRecord[]> {
+    this.requireOpen();
+    requirePositiveInteger('listRuns limit', query.limit, true);
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    const runs: RunRecord[] = [];
+    for (const name of names) {
+      const files = runFiles(this.dir, name);
+      // A folder without run.json is a run being created (or a stray folder): not a run yet.
+      if (name.startsWith('.') || !existsSync(files.meta)) continue;
+      const run = this.readMeta(files, name);
+      if (matchesQuery(run, query)) runs.push(run);
+    }
+    runs.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return query.limit === undefined ? runs : runs.slice(0, query.limit);
+  }
+
+  async loadRun(id: string): Promise<LoadedRun> {
+    const files = this.filesOf(id);
+    const run = this.readMeta(files, id);
+    const steps = new Map<string, StepRecord>();
+    const calls = new Map<string, CallRecord>();
+    const data: Record<string, unknown> = {};
+    for (const entry of readJournal(files.journal, this.torn) as JournalEntry[]) {
+      if (entry.kind === 'step') {
+        if (!steps.has(entry.record.key)) steps.set(entry.record.key, entry.record);
+      } else if (entry.kind === 'call') {
+        if (!calls.has(entry.record.key)) calls.set(entry.record.key, entry.record);
+      } else if (entry.kind === 'data') data[entry.name] = entry.value;
+      else throw new RunStoreCorruptError(files.journal, `a record of unknown kind ${JSON.stringify((entry as { kind?: unknown }).kind)}.`);
+    }
+    const signals = readJournal(files.signals, this.torn) as SignalRecord[];
+    const loaded: LoadedRun = { run, steps: [...steps.values()], calls: [...calls.values()], signals, data };
+    if (existsSync(files.tree)) loaded.tree = this.readJsonFile(files.tree);
+    return loaded;
+  }
+
+  async putStep(runId: string, step: StepRecord): Promise<boolean> {
+    checkStep(step);
+    const run = this.openRun(runId);
+    return run.putOnce('step', step.key, () => encodeJson({ kind: 'step', record: step }, `Step "${step.key}"`), this.fsync === 'every-record');
+  }
+
+  async putCall(runId: string, call: CallRecord): Promise<boolean> {
+    checkCall(call);
+    const run = this.openRun(runId);
+    return run.putOnce('call', call.key, () => encodeJson({ kind: 'call', record: call }, `Call "${call.key}"`), this.fsync === 'every-record');
+  }
+
+  async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
+    if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
+    const run = this.openRun(runId);
+    if (events.length === 0) {
+      const next = run.nextSequence();
+      return { first: next, last: next - 1 };
+    }
+    const first = run.appendEvents(
+      events.length,
+      (seq) => encodeJson({ first: seq, events } satisfies EventBatch, `Events of run "${runId}"`),
+      this.fsync === 'every-record',
+    );
+    return { first, last: first + events.length - 1 };
+  }
+
+  async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
+    const files = this.filesOf(runId);
+    this.readMeta(files, runId);
+    const after = options.after ?? 0;
+    requirePositiveInteger('readEvents limit', options.limit, true);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const out: StoredEvent[] = [];
+    for (const batch of readJournal(files.events, this.torn) as EventBatch[]) {
+      for (let i = 0; i < batch.events.length && out.length < limit; i += 1) {
+        const seq = batch.first + i;
+        if (seq > after) out.push({ seq, event: batch.events[i] });
+      }
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async putSignal(runId: string, signal: SignalRecord): Promise<void> {
+    checkSignal(signal);
+    const files = this.filesOf(runId);
+    this.readMeta(files, runId);
+    const payload = encodeJson(signal, `Signal "${signal.name}"`);
+    // Usually sent by another process than the run's: opened for this one record.
+    const { file } = JournalFile.open(files.signals, this.torn);
+    try {
+      file.append(payload, this.fsync !== 'off');
+    } finally {
+      file.close();
+    }
+  }
+
+  async putData(runId: string, name: string, value: unknown): Promise<void> {
+    requireName('A data name', name);
+    const run = this.openRun(runId);
+    const entry: JournalEntry = { kind: 'data', name, value, at: this.clock.now() };
+    run.appendJournal(encodeJson(entry, `Data "${name}"`), this.fsync === 'every-record');
+  }
+
+  async putTree(runId: string, tree: unknown): Promise<void> {
+    const files = this.filesOf(runId);
+    this.readMeta(files, runId);
+    writeFileAtomicallySync(files.tree, encodeJson(tree, `The tree of run "${runId}"`), this.fsync === 'every-record');
+  }
+
+  async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
+    requireName('A lease owner', owner);
+    requirePositiveInteger('A lease ttlMs', ttlMs);
+    const files = this.filesOf(runId);
+    this.readMeta(files, runId);
+    return acquireFileLease(runId, files.lease, owner, ttlMs, () => this.clock.now());
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const run of this.open.values()) run.close();
+    this.open.clear();
+  }
+
+  private readonly torn = (tail: RecoveredTail): void => {
+    this.recovered.push(tail);
+    this.onRecover?.(tail);
+  };
+
+  private requireOpen(): void {
+    if (this.closed) throw new RunStoreError(`The run store at ${this.dir} is closed.`);
+  }
+
+  private filesOf(id: string): RunFiles {
+    this.requireOpen();
+    return runFiles(this.dir, requireRunId(id));
+  }
+
+  private openRun(id: string): OpenRun {
+    const known = this.open.get(id);
+    if (known !== undefined) {
+      this.requireOpen();
+      return known;
+    }
+    const files = this.filesOf(id);
+    if (!existsSync(files.meta)) throw new RunNotFoundError(id);
+    const run = new OpenRun(files, this.torn);
+    this.open.set(id, run);
+    return run;
+  }
+
+  private readMeta(files: RunFiles, id: string): RunRecord {
+    if (!existsSync(files.meta)) throw new RunNotFoundError(id);
+    return this.readJsonFile(files.meta) as RunRecord;
+  }
+
+  private readJsonFile(path: string): unknown {
+    const text = readFileSync(path, 'utf8');
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new RunStoreCorruptError(path, 'holds no valid JSON (it is written atomically, so it was damaged afterwards).', { cause: error });
+    }
+  }
+}

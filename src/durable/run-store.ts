@@ -1,0 +1,75 @@
+import type { NewRun, RunPatch, RunRecord, RunStatus } from './run-record.js';
+import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from './stored-records.js';
+
+export interface ListRunsQuery {
+  /** One status or several; all when absent. */
+  status?: RunStatus | readonly RunStatus[];
+  rootName?: string;
+  /** At most this many, newest first. */
+  limit?: number;
+}
+
+/** Everything a resume needs, read in one call. */
+export interface LoadedRun {
+  run: RunRecord;
+  /** In the order they were written. */
+  steps: StepRecord[];
+  calls: CallRecord[];
+  signals: SignalRecord[];
+  /** Named data (`putData`), the latest value of each name. */
+  data: Record<string, unknown>;
+  /** The latest tree (`putTree`), absent when none was stored. */
+  tree?: unknown;
+}
+
+/** The right to write a run, held by one owner until `expiresAt` unless renewed. */
+export interface Lease {
+  readonly runId: string;
+  readonly owner: string;
+  /** Epoch ms; updated by `renew()`. */
+  readonly expiresAt: number;
+  /** Extends the lease by its ttl; a lease taken over meanwhile rejects with `RunLeaseError`. */
+  renew(): Promise<void>;
+  /** Gives the lease up (idempotent; a lease already taken over is left to its new owner). */
+  release(): Promise<void>;
+}
+
+export interface AppendedEvents {
+  /** Sequence number of the first event appended (the next one when none were). */
+  first: number;
+  /** Sequence number of the last event appended. */
+  last: number;
+}
+
+/**
+ * Where durable runs are kept (SPEC §17). Values are stored as JSON: a value JSON cannot hold
+ * exactly is refused with a `RunValueError`, never changed. A run unknown to the store is a
+ * `RunNotFoundError` for every method but `getRun` (which resolves `undefined`).
+ */
+export interface RunStore {
+  /** Refuses an id already stored with `RunExistsError`. */
+  createRun(run: NewRun): Promise<RunRecord>;
+  updateRun(id: string, patch: RunPatch): Promise<RunRecord>;
+  getRun(id: string): Promise<RunRecord | undefined>;
+  /** Newest first (by `createdAt`). */
+  listRuns(query?: ListRunsQuery): Promise<RunRecord[]>;
+  loadRun(id: string): Promise<LoadedRun>;
+  /** A key is written once: a second put of the same key is ignored and resolves `false`. */
+  putStep(runId: string, step: StepRecord): Promise<boolean>;
+  /** A key is written once: a second put of the same key is ignored and resolves `false`. */
+  putCall(runId: string, call: CallRecord): Promise<boolean>;
+  appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents>;
+  /** Events with `seq > after` (default 0), at most `limit`, in order. */
+  readEvents(runId: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>;
+  putSignal(runId: string, signal: SignalRecord): Promise<void>;
+  /** Named data of a run (the trajectory checkpoint, the plan): the latest value wins. */
+  putData(runId: string, name: string, value: unknown): Promise<void>;
+  /** The run's latest tree (a debugger export): the latest one wins. */
+  putTree(runId: string, tree: unknown): Promise<void>;
+  /**
+   * Takes the run's lease for `ttlMs`. Another owner's live lease is a `RunLeaseError` naming
+   * the holder and when it expires; an expired lease is taken over; the same owner renews.
+   */
+  acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease>;
+  close(): Promise<void>;
+}
