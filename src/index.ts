@@ -45,6 +45,17 @@ export type { WorkflowReflectionOptions } from './reflection/step-reflection.js'
 // Workflow-level reflection attaches to the step runner through core's step-failure hook.
 import { installStepReflection } from './reflection/step-reflection.js';
 installStepReflection();
+// Durable runs attach to core's step runner and the agent's call chain the same way.
+import { installDurableRuns } from './replay/install.js';
+installDurableRuns();
+export { resume } from './replay/resume.js';
+export type { ResumeOptions, WorkflowFactory as DurableWorkflowFactory } from './replay/resume.js';
+export { signal } from './replay/signal.js';
+export type { SignalOptions } from './replay/signal.js';
+export { runIdOf } from './replay/run-durably.js';
+export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalValueError, WaitTimeoutError } from './replay/replay-errors.js';
+export type { DurableSetting } from './core/durable-runner.js';
+export type { WaitOptions, WaitSchema } from './core/run-journal.js';
 export {
   DEFAULT_INTROSPECTION_MAX_CHARS,
   INTROSPECTION_TOOL_NAMES,
@@ -90,9 +101,9 @@ export type { TreeStats } from './debugger/stats.js';
 export type { TreeStringOptions } from './debugger/tree-string.js';
 
 export { GroundswellError, UsageError } from './errors/groundswell-error.js';
-export { MergedWorkflowError, WorkflowCancelledError, WorkflowError } from './errors/workflow-error.js';
+export { MergedWorkflowError, RunSuspendedError, WorkflowCancelledError, WorkflowError } from './errors/workflow-error.js';
 export type { WorkflowErrorDetails } from './errors/workflow-error.js';
-export { isRetryable, isWorkflowError } from './errors/predicates.js';
+export { isRetryable, isSuspension, isWorkflowError } from './errors/predicates.js';
 
 export type {
   CancelledEvent,

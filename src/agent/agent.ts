@@ -10,6 +10,7 @@ import { CallTree } from './call-tree.js';
 import { cacheInterceptor } from './interceptors/cache-interceptor.js';
 import { hooksInterceptor } from './interceptors/hooks-interceptor.js';
 import { treeInterceptor } from './interceptors/tree-interceptor.js';
+import { journalInterceptor } from './call-journal.js';
 import type { Pricing } from './pricing.js';
 import {
   composeInterceptors,
@@ -71,7 +72,7 @@ export type AgentResult<T> = PromptOutcome<T> & { readonly duration: number };
 // Tree outermost (a cache hit is still a node), then hooks, reflection (each retry is a fresh
 // attempt through the cache), then the cache around the model.
 const pipeline: PromptHandler = composeInterceptors(
-  [treeInterceptor, hooksInterceptor, reflectionInterceptor, cacheInterceptor],
+  [treeInterceptor, journalInterceptor, hooksInterceptor, reflectionInterceptor, cacheInterceptor],
   runModel,
 );
 

@@ -45,6 +45,8 @@ export interface ToolCallRecord {
   readonly blockedReason?: string;
   /** The call ran a child agent or workflow (its result is the child's, to be verified). */
   readonly delegated?: boolean;
+  /** Served from a durable run's store: the tool did not run again, so this is no fresh read. */
+  readonly replayed?: boolean;
   /** For a `verify` tool that ran: how it came out (`unknown` when its result could not be read). */
   readonly outcome?: VerifierOutcome;
 }
@@ -106,6 +108,8 @@ export interface PromptOutcome<T> {
   readonly stopReason: string | null;
   readonly model: string;
   readonly cached: boolean;
+  /** Served from a durable run's store on resume: this call completed before the run was interrupted. */
+  readonly replayed?: boolean;
   /** Why the cache did not answer this call; absent on a hit and when the agent does not cache. */
   readonly cacheMiss?: CacheMissInfo;
   readonly toolCalls: readonly ToolCallRecord[];

@@ -1,4 +1,5 @@
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
+import { isSuspension } from '../errors/predicates.js';
 import { errorMessage, isInstance } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import { bindErrorToRun, maskForRun } from './run-secrets.js';
@@ -33,4 +34,9 @@ export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknow
     workflow.emit(node, { type: 'error', error: serializeError(error) });
   }
   return error;
+}
+
+/** The status of a node that `thrown` ended: cancelled (or suspended: it stopped, it did not fail), else failed. */
+export function endStatus(workflow: Workflow, thrown: unknown): 'failed' | 'cancelled' {
+  return workflow.isCancelled || isSuspension(thrown) ? 'cancelled' : 'failed';
 }

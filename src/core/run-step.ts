@@ -1,9 +1,9 @@
 import { UsageError } from '../errors/groundswell-error.js';
-import { isRetryable } from '../errors/predicates.js';
+import { isRetryable, isSuspension } from '../errors/predicates.js';
 import { errorMessage } from '../util/describe.js';
 import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
-import { recordFailure } from './failure.js';
+import { endStatus, recordFailure } from './failure.js';
 import { mustYield, runInScope, type Scope } from './scope.js';
 import { retryAfterStepFailure } from './step-failure.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
@@ -11,6 +11,7 @@ import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
 import { checkedBackoff } from '../validation/step-options.schema.js';
 import type { Workflow } from './workflow.js';
+import { journalOf, type RunJournal, type StepIdentity } from './run-journal.js';
 
 export interface RetryOptions {
   /** Total attempts including the first (>= 1). */
@@ -42,6 +43,7 @@ export function runStep<R>(
   name: string,
   options: StepOptions,
   body: () => R | Promise<R>,
+  identity?: StepIdentity,
 ): Promise<Awaited<R>> {
   const parent = workflow.mountPoint();
   try {
@@ -67,7 +69,50 @@ export function runStep<R>(
   workflow.dispatch(node, start);
   const scope: Scope = { workflow, node };
   if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
+  const journal = journalOf(workflow);
+  if (journal !== undefined) return journaledStep(journal, scope, options, body, identity ?? { source: body });
   return attempt(scope, options, body, 1);
+}
+
+/**
+ * A step of a durable run: an outcome stored by an earlier attempt of the run is served without
+ * running the body; a new outcome is stored before the step's caller sees it.
+ */
+async function journaledStep<R>(
+  journal: RunJournal,
+  scope: Scope,
+  options: StepOptions,
+  body: () => R | Promise<R>,
+  identity: StepIdentity,
+): Promise<Awaited<R>> {
+  const { workflow } = scope;
+  const node = scope.node as TreeNode;
+  let replay;
+  try {
+    replay = journal.replayStep(workflow, node, identity);
+  } catch (mismatch) {
+    return stepFailed(scope, { ...options, retry: undefined }, body, Number.MAX_SAFE_INTEGER, mismatch);
+  }
+  if (replay !== undefined) {
+    workflow.emit(node, { type: 'stepReplayed', name: node.name, status: replay.status });
+    if (replay.status === 'completed') {
+      endStep(workflow, node, options, 'completed', 0);
+      return replay.value as Awaited<R>;
+    }
+    const error = recordFailure(workflow, node, replay.error, `Step "${node.name}" of workflow "${workflow.name}"`);
+    endStep(workflow, node, options, 'failed', 0);
+    throw error;
+  }
+  let value: Awaited<R>;
+  try {
+    value = await attempt(scope, options, body, 1);
+  } catch (failure) {
+    // A suspension is not an outcome: the step runs again when the run resumes.
+    if (!isSuspension(failure)) await journal.stepSettled(workflow, node, { status: 'failed', error: failure as Error });
+    throw failure;
+  }
+  await journal.stepSettled(workflow, node, { status: 'completed', value });
+  return value;
 }
 
 // The success path is kept free of closures so V8 allocates as little as possible per step; all
@@ -119,7 +164,7 @@ async function stepFailed<R>(
       thrown = aborted;
     }
   }
-  if (delayMs === undefined) {
+  if (delayMs === undefined && !isSuspension(thrown)) {
     try {
       if (await retryAfterStepFailure(workflow, scope, thrown, n)) {
         workflow.emit(node, { type: 'stepRetry', name, attempt: n, delayMs: 0, error: serializeError(thrown) });
@@ -130,7 +175,7 @@ async function stepFailed<R>(
     }
   }
   const error = recordFailure(workflow, node, thrown, `Step "${name}" of workflow "${workflow.name}"`);
-  endStep(workflow, node, options, workflow.isCancelled ? 'cancelled' : 'failed', n);
+  endStep(workflow, node, options, endStatus(workflow, thrown), n);
   throw error;
 }
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import { mergeErrors, type ErrorMergeStrategy } from './error-merge.js';
-import { recordFailure } from './failure.js';
+import { endStatus, recordFailure } from './failure.js';
 import { runChildren } from './fan-out-children.js';
 import type { SettleMode } from './fan-out.js';
 import { runInScope } from './scope.js';
@@ -80,7 +80,7 @@ export async function runTask<R extends TaskResult>(
     return produced;
   } catch (thrown) {
     const error = recordFailure(workflow, node, thrown, `Task "${name}" of workflow "${workflow.name}"`);
-    node.finish(workflow.isCancelled ? 'cancelled' : 'failed', clock.now());
+    node.finish(endStatus(workflow, thrown), clock.now());
     throw error;
   } finally {
     try {

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import type { WorkflowCancelledError } from '../errors/workflow-error.js';
-import { recordFailure } from './failure.js';
+import { endStatus, recordFailure } from './failure.js';
+import { journalOf } from './run-journal.js';
 import { currentScope, mustYield, runInScope } from './scope.js';
 import type { Workflow } from './workflow.js';
 import { addRunSecrets } from './run-secrets.js';
@@ -34,6 +35,7 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   const owner = workflow.parent;
   owner?.beginWork();
   workflow.lastOutcome = undefined;
+  journalOf(workflow)?.workflowStarted(workflow);
   const startedAt = workflow.clock.now();
   node.start(startedAt);
   workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
@@ -48,7 +50,7 @@ export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<
   } catch (thrown) {
     await workflow.whenIdle();
     const error = recordFailure(workflow, node, thrown, what);
-    node.finish(workflow.isCancelled ? 'cancelled' : 'failed', workflow.clock.now());
+    node.finish(endStatus(workflow, thrown), workflow.clock.now());
     workflow.lastOutcome = { status: 'rejected', error };
     throw error;
   } finally {

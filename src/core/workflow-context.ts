@@ -7,6 +7,8 @@ import { validateStepOptions } from '../validation/step-options.schema.js';
 import { Workflow } from './workflow.js';
 import { guidanceAt } from './step-guidance.js';
 import { currentScope, runInScope } from './scope.js';
+import { waitForSignal } from './wait-for.js';
+import type { WaitOptions, WaitSchema } from './run-journal.js';
 import type { ChildOutcome, WorkflowResults } from './child-outcome.js';
 import { mapItems, spawnAll } from './context-fan-out.js';
 import type { FanOutOptions, ItemOutcome } from './fan-out.js';
@@ -67,6 +69,11 @@ export interface WorkflowContext {
   replaceLastPromptResult<T>(prompt: AskedPrompt<T>, agent: PromptAsker): Promise<T>;
   /** Guidance a workflow-level reflection left for the step running now (empty on a first attempt). */
   readonly reflection: { readonly guidance: readonly string[] };
+  /**
+   * In a durable run: the value of signal `name` (checked with `schema`), or the run is stored as
+   * `suspended` and `run()` rejects with `RunSuspendedError` until `signal()` resumes it.
+   */
+  waitFor<T>(name: string, schema: WaitSchema<T>, options?: WaitOptions): Promise<T>;
 }
 
 /**
@@ -130,6 +137,9 @@ export function createContext(workflow: Workflow): WorkflowContext {
         workflow.emit(replacement, { type: 'promptReplaced', replacedNodeId: last.node.id });
       }
       return value;
+    },
+    waitFor(name, schema, options) {
+      return waitForSignal(workflow, name, schema, options);
     },
     spawnAll: ((children: unknown, options?: FanOutOptions) => spawnAll(workflow, children, options)) as WorkflowContext['spawnAll'],
     map: ((items: readonly unknown[], fn: (item: unknown, index: number) => unknown, options?: FanOutOptions) =>

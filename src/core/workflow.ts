@@ -23,6 +23,9 @@ import { addRunSecrets, carryRunSecrets, maskForRun } from './run-secrets.js';
 import { ownRedactedValues } from './redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
+import { waitForSignal } from './wait-for.js';
+import type { WaitOptions, WaitSchema } from './run-journal.js';
+import { durableRunner, type DurableSetting } from './durable-runner.js';
 import { createContext, type AskedPrompt, type PromptAsker, type WorkflowContext } from './workflow-context.js';
 import { validateWorkflowArgs } from '../validation/workflow-config.schema.js';
 
@@ -77,6 +80,11 @@ export interface WorkflowConfig {
    * `detached: true` keeps it a separate root.
    */
   detached?: boolean;
+  /**
+   * Makes a root workflow's runs durable: each settled step and agent call is stored, so
+   * `resume(runId)` continues after a crash and `waitFor` can suspend the run (see the README).
+   */
+  durable?: DurableSetting;
 }
 
 /**
@@ -128,7 +136,11 @@ export class Workflow<T = unknown> {
     const body = this.run;
     if (body !== Workflow.prototype.run) {
       Object.defineProperty(this, 'run', {
-        value: (...args: unknown[]) => runWorkflow(this, () => body.apply(this, args)),
+        value: (...args: unknown[]) => {
+          const plain = (): Promise<unknown> => runWorkflow(this, () => body.apply(this, args));
+          const durable = durableRunner(this);
+          return durable === undefined ? plain() : durable(this, args, plain);
+        },
         enumerable: false,
         configurable: true,
         writable: true,
@@ -140,7 +152,12 @@ export class Workflow<T = unknown> {
 
   /** Override in subclasses; functional workflows run their executor. */
   run(...args: unknown[]): Promise<T> {
-    void args;
+    const durable = durableRunner(this);
+    if (durable !== undefined) return durable(this, args, () => this.runExecutor());
+    return this.runExecutor();
+  }
+
+  private runExecutor(): Promise<T> {
     return runWorkflow(this, async () => {
       if (this.executor === undefined) {
         throw new UsageError(
@@ -342,6 +359,11 @@ export class Workflow<T = unknown> {
    */
   protected replaceLastPromptResult<R>(prompt: AskedPrompt<R>, agent: PromptAsker): Promise<R> {
     return createContext(this).replaceLastPromptResult(prompt, agent);
+  }
+
+  /** In a durable run, the value of signal `name`, else the run suspends (as `ctx.waitFor`). */
+  protected waitFor<R>(name: string, schema: WaitSchema<R>, options?: WaitOptions): Promise<R> {
+    return waitForSignal(this, name, schema, options);
   }
 
   /** Guidance a workflow-level reflection left for the step running now (as `ctx.reflection`). */

@@ -22,7 +22,7 @@ export interface StepDecorator {
  */
 export function Step(options: StepOptions = {}): StepDecorator {
   validateStepOptions(options, '@Step', options?.name);
-  return methodDecorator('@Step()', options.name, (workflow, name, call) =>
-    runStep(workflow, name, options, call),
+  return methodDecorator('@Step()', options.name, (workflow, name, call, method, args) =>
+    runStep(workflow, name, options, call, { source: method, args }),
   ) as StepDecorator;
 }

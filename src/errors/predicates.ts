@@ -1,6 +1,6 @@
 import { isInstance, readProperty } from '../util/describe.js';
 import { UsageError } from './groundswell-error.js';
-import { WorkflowCancelledError, WorkflowError } from './workflow-error.js';
+import { RunSuspendedError, WorkflowCancelledError, WorkflowError } from './workflow-error.js';
 
 // API answers that repeating the same request cannot change: bad request, auth, permission,
 // not found, too large, unprocessable.
@@ -12,9 +12,14 @@ export function isWorkflowError(error: unknown): error is WorkflowError {
 
 /** False for cancellations, API misuse and API errors a retry cannot fix (auth, invalid request). */
 export function isRetryable(error: unknown): boolean {
-  if (isInstance(error, WorkflowCancelledError) || isInstance(error, UsageError)) return false;
+  if (isInstance(error, WorkflowCancelledError) || isInstance(error, UsageError) || isSuspension(error)) return false;
   if (isInstance(error, WorkflowError)) return isRetryable(readProperty(error, 'cause'));
   const status = typeof error === 'object' && error !== null ? readProperty(error, 'status') : undefined;
   if (typeof status === 'number' && FINAL_STATUSES.has(status)) return false;
   return true;
+}
+
+/** True for the error a durable run's `run()` rejects with when it stopped to wait for a signal. */
+export function isSuspension(error: unknown): error is RunSuspendedError {
+  return isInstance(error, RunSuspendedError);
 }

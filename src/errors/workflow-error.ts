@@ -52,6 +52,22 @@ export class WorkflowError extends GroundswellError {
 /** Raised at the next step boundary of a cancelled workflow, and by its `run()`. */
 export class WorkflowCancelledError extends WorkflowError {}
 
+/**
+ * A durable run stopped to wait for outside input (`waitFor`): not a failure. Its state is stored;
+ * `signal()` and `resume()` continue it, in this process or another.
+ */
+export class RunSuspendedError extends WorkflowError {
+  readonly runId: string;
+  /** The name of the signal the run waits for. */
+  readonly waitingFor: string;
+
+  constructor(message: string, details: WorkflowErrorDetails & { runId: string; waitingFor: string }) {
+    super(message, details);
+    this.runId = details.runId;
+    this.waitingFor = details.waitingFor;
+  }
+}
+
 /** Several concurrent children failed and `errorMergeStrategy.enabled` asked for all of them. */
 export class MergedWorkflowError extends WorkflowError {
   readonly errors: readonly unknown[];

@@ -55,6 +55,19 @@ export interface StepEndEvent extends EventBase {
   readonly duration?: number;
   readonly attempts: number;
 }
+/** A step of a resumed durable run served from the run store; its body did not run again. */
+export interface StepReplayedEvent extends EventBase {
+  readonly type: 'stepReplayed';
+  readonly name: string;
+  readonly status: 'completed' | 'failed';
+}
+/** A durable run waits for a signal (`waitFor`); `signalReceived` when the value arrived. */
+export interface RunWaitEvent extends EventBase {
+  readonly type: 'waitStarted' | 'signalReceived';
+  readonly name: string;
+  /** When the wait times out (epoch ms), if it has a timeout. */
+  readonly timeoutAt?: number;
+}
 export interface StepRetryEvent extends EventBase {
   readonly type: 'stepRetry';
   readonly name: string;
@@ -109,6 +122,8 @@ export interface AgentPromptEndEvent extends EventBase {
   readonly usage: TokenUsage;
   readonly turns: number;
   readonly cached: boolean;
+  /** Served from a durable run's store on resume (the call had completed before). */
+  readonly replayed?: boolean;
   /** The answer as JSON text (truncated for the tree). */
   readonly output?: string;
   readonly error?: SerializedError;
@@ -229,6 +244,8 @@ export type WorkflowEvent =
   | StepStartEvent
   | StepEndEvent
   | StepRetryEvent
+  | StepReplayedEvent
+  | RunWaitEvent
   | TaskStartEvent
   | TaskEndEvent
   | ErrorEvent

@@ -21,6 +21,17 @@ const workflowConfigSchema = strict(
       'an object like { maxEventsPerNode: 1000 }',
     ).optional(),
     detached: flag.optional(),
+    durable: strict(
+      {
+        store: expected('a run store (journalRunStore() from groundswell/durable, or a PostgreSQL store)', (v) =>
+          hasMethods(v, 'createRun', 'loadRun', 'putStep', 'acquireLease'),
+        ),
+        runId: nonEmptyText.optional(),
+        input: expected('JSON input', () => true).optional(),
+        leaseMs: integer(1_000).optional(),
+      },
+      'an object like { store }',
+    ).optional(),
   },
   'a name or a config object',
 );

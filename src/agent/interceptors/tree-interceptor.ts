@@ -12,7 +12,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
   try {
     const last = await next(call);
     // Usage and turns of the whole call: every attempt, not only the one that succeeded.
-    const outcome = last.cached ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
+    const outcome = last.cached || last.replayed === true ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
     if (tree.node) tree.node.usage = outcome.usage;
     // A reflection's own call is not a result of the workflow's work.
     if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
@@ -29,6 +29,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
       usage: outcome.usage,
       turns: outcome.turns,
       cached: outcome.cached,
+      ...(outcome.replayed === true ? { replayed: true } : {}),
       output: answerText(outcome.answerData),
     });
     return outcome;

@@ -1,0 +1,62 @@
+import type { TreeNode } from './tree-node.js';
+import type { Workflow } from './workflow.js';
+
+/** How a step settled in an earlier attempt of the same durable run. */
+export type StepReplay =
+  | { readonly status: 'completed'; readonly value: unknown }
+  | { readonly status: 'failed'; readonly error: Error };
+
+/** The code a step runs and, for a decorated method, its arguments. */
+export interface StepIdentity {
+  readonly source: (...args: never[]) => unknown;
+  readonly args?: readonly unknown[];
+}
+
+/** What `waitFor` needs of its schema: a zod schema fits. */
+export interface WaitSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export interface WaitOptions {
+  /** Milliseconds from the first time the run waited here; after that the wait throws. */
+  readonly timeout?: number;
+}
+
+/**
+ * An extension point for the durable-run layer (`src/replay/`): core asks it before each step of a
+ * durable run and tells it how the step settled, so core itself knows nothing of stores.
+ */
+export interface RunJournal {
+  /** A workflow of the run starts (children included), in the order the code starts them. */
+  workflowStarted(workflow: Workflow): void;
+  /**
+   * The stored outcome of the step that `node` is, served instead of running its body. `identity`
+   * is what the step's code and arguments were, so a changed step is reported, not replayed.
+   */
+  replayStep(workflow: Workflow, node: TreeNode, identity: StepIdentity): StepReplay | undefined;
+  /** The step settled; the step's caller waits until it is stored. */
+  stepSettled(workflow: Workflow, node: TreeNode, outcome: StepReplay): Promise<void>;
+  /** `ctx.waitFor`: the signal's value, or the run suspends. */
+  waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T>;
+}
+
+// Keyed by the root workflow: the journal is data of the durable-run feature, not of Workflow.
+const journals = new WeakMap<object, RunJournal>();
+let attached = 0;
+
+/** Attaches (or with undefined, detaches) the journal of the run that `root` is. */
+export function setRunJournal(root: Workflow, journal: RunJournal | undefined): void {
+  const had = journals.has(root);
+  if (journal === undefined) {
+    if (had) attached -= 1;
+    journals.delete(root);
+    return;
+  }
+  if (!had) attached += 1;
+  journals.set(root, journal);
+}
+
+/** The journal of the durable run `workflow` belongs to; one counter check when no run is durable. */
+export function journalOf(workflow: Workflow): RunJournal | undefined {
+  return attached === 0 ? undefined : journals.get(workflow.root);
+}

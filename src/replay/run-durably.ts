@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { UsageError } from '../errors/groundswell-error.js';
+import { isSuspension } from '../errors/predicates.js';
+import { setRunJournal } from '../core/run-journal.js';
+import type { DurableSetting } from '../core/durable-runner.js';
+import type { Workflow } from '../core/workflow.js';
+import type { LoadedRun, RunStore } from '../durable/run-store.js';
+import { serializeError } from '../util/serialize-error.js';
+import { DurableRun } from './durable-run.js';
+import { RunFinishedError } from './replay-errors.js';
+
+const DEFAULT_LEASE_MS = 30_000;
+const FINAL = new Set(['completed', 'failed', 'cancelled']);
+
+// The run each workflow instance is (for `runIdOf` and for the agent layer's lookup).
+const runs = new WeakMap<Workflow, DurableRun>();
+// Set by `resume()` for the next run of a workflow it created.
+const resumes = new WeakMap<Workflow, DurableSetting>();
+
+/** The durable run `workflow` is part of, while it runs. */
+export function durableRunOf(workflow: Workflow): DurableRun | undefined {
+  return runs.get(workflow.root);
+}
+
+/** The id of the durable run of `workflow` (its root), while it runs or after. */
+export function runIdOf(workflow: Workflow): string | undefined {
+  return runs.get(workflow.root)?.runId;
+}
+
+export function resumeWith(workflow: Workflow, setting: DurableSetting): void {
+  resumes.set(workflow, setting);
+}
+
+/**
+ * The durable runner core calls for a root with `durable`: creates (or reopens) the run, holds its
+ * lease while it runs, attaches the journal, and stores how the run ended.
+ */
+export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknown[], run: () => Promise<T>): Promise<T> {
+  const setting = resumes.get(workflow) ?? workflow.config.durable;
+  resumes.delete(workflow);
+  if (setting === undefined) return run();
+  const store = setting.store as RunStore;
+  const runId = setting.runId ?? `run_${randomUUID()}`;
+  const now = (): number => workflow.clock.now();
+  const existing = await store.getRun(runId);
+  let loaded: LoadedRun | undefined;
+  if (existing === undefined) {
+    await store.createRun({ id: runId, rootName: workflow.name, ...(setting.input !== undefined ? { input: setting.input } : {}) });
+    if (args.length > 0) await store.putData(runId, 'args', args);
+  } else {
+    if (FINAL.has(existing.status)) {
+      throw new RunFinishedError(`Run "${runId}" has ${existing.status === 'cancelled' ? 'been cancelled' : existing.status}; a finished run is not run again.`);
+    }
+    if (existing.rootName !== workflow.name) {
+      throw new UsageError(`Run "${runId}" belongs to workflow "${existing.rootName}", not "${workflow.name}".`);
+    }
+    loaded = await store.loadRun(runId);
+  }
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseMs = setting.leaseMs ?? DEFAULT_LEASE_MS;
+  const lease = await store.acquireLease(runId, owner, leaseMs);
+  const journal = new DurableRun(store, runId, now, loaded);
+  const renewal = setInterval(() => {
+    lease.renew().catch((error: unknown) => workflow.cancel(`the run's lease was lost: ${serializeError(error).message}`));
+  }, Math.max(250, Math.floor(leaseMs / 3)));
+  renewal.unref();
+  const unsubscribe = workflow.addObserver({ onEvent: (event) => journal.recordEvent(event) });
+  runs.set(workflow, journal);
+  setRunJournal(workflow, journal);
+  try {
+    if (existing?.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null });
+    const result = await run();
+    await journal.flush();
+    await store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage });
+    return result;
+  } catch (error) {
+    await journal.flush().catch(() => undefined);
+    if (!isSuspension(error)) {
+      await store
+        .updateRun(runId, { status: workflow.isCancelled ? 'cancelled' : 'failed', error: serializeError(error), usage: journal.usage })
+        .catch(() => undefined);
+    }
+    throw error;
+  } finally {
+    clearInterval(renewal);
+    unsubscribe();
+    setRunJournal(workflow, undefined);
+    await store.putTree(runId, workflow.toJSON()).catch(() => undefined);
+    await lease.release().catch(() => undefined);
+  }
+}
