@@ -103,7 +103,7 @@ describe('waitFor and signal', () => {
     async publish(text: string, by: string): Promise<string> {
       return `${text} approved by ${by}`;
     }
-    async run(): Promise<string> {
+    override async run(): Promise<string> {
       const text = await this.draft();
       const decision = await this.waitFor('approval', z.object({ approved: z.boolean(), by: z.string().min(1) }));
       return decision.approved ? this.publish(text, decision.by) : 'rejected';

@@ -1,0 +1,163 @@
+import { parseArgs } from 'node:util';
+import { WorkflowTreeDebugger } from '../debugger/tree-debugger.js';
+import { isSuspension } from '../errors/predicates.js';
+import { RUN_STATUSES, type RunStatus } from '../durable/run-record.js';
+import { RunNotFoundError } from '../durable/run-store-errors.js';
+import type { RunExport } from '../types/serialized.js';
+import { errorMessage } from '../util/describe.js';
+import { resume } from '../replay/resume.js';
+import { signal } from '../replay/signal.js';
+import { CliUsageError, processIo, type CliIo } from './cli-io.js';
+import { runDetails, runLine } from './format-run.js';
+import { loadWorkflows } from './load-workflows.js';
+import { openStore } from './open-store.js';
+
+const USAGE = `Usage: groundswell runs <command> [options]
+
+Commands:
+  list [--status <s>[,<s>]] [--limit <n>]     runs, newest first
+  show <runId> [--json]                         a run: status, tokens, cost and its tree
+  resume <runId> --workflows <module>           continue an interrupted or suspended run here
+  signal <runId> <name> <json> [--workflows <module>]
+                                                send a value to a waiting run (and resume it)
+
+Store (default: the journal in .groundswell/runs):
+  --store <dir>      a journal store folder
+  --pg <url>         a PostgreSQL store (also GROUNDSWELL_PG_URL); --schema <name>`;
+
+/** The `groundswell` command line; resolves to the exit code (0 ok, 1 failed, 2 misused). */
+export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        store: { type: 'string' },
+        pg: { type: 'string' },
+        schema: { type: 'string' },
+        status: { type: 'string' },
+        limit: { type: 'string' },
+        workflows: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    io.err(`${errorMessage(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [group, command, ...rest] = positionals;
+  if (values.help === true || group === undefined) {
+    io.out(USAGE);
+    return group === undefined && values.help !== true ? 2 : 0;
+  }
+  if (group !== 'runs' || command === undefined) {
+    io.err(`Unknown command "${[group, command].filter(Boolean).join(' ')}".\n\n${USAGE}`);
+    return 2;
+  }
+  const store = await openStore(values);
+  try {
+    switch (command) {
+      case 'list':
+        return await list(store, values.status, values.limit, io);
+      case 'show':
+        return await show(store, need(rest[0], 'a run id'), values.json === true, io);
+      case 'resume':
+        return await resumeCommand(store, rest[0], values.workflows, io);
+      case 'signal':
+        return await sendSignal(store, rest, values.workflows, io);
+      default:
+        throw new CliUsageError(`Unknown command "runs ${command}".`);
+    }
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(error instanceof RunNotFoundError ? error.message : `${(error as Error).name ?? 'Error'}: ${errorMessage(error)}`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+function need(value: string | undefined, what: string): string {
+  if (value === undefined || value === '') throw new CliUsageError(`Missing ${what}.`);
+  return value;
+}
+
+async function list(store: Awaited<ReturnType<typeof openStore>>, status: string | undefined, limit: string | undefined, io: CliIo): Promise<number> {
+  const statuses = status?.split(',').map((s) => s.trim());
+  for (const s of statuses ?? []) {
+    if (!RUN_STATUSES.includes(s as RunStatus)) throw new CliUsageError(`--status must be one of ${RUN_STATUSES.join(', ')}, got "${s}".`);
+  }
+  const max = limit === undefined ? 50 : Number(limit);
+  if (!Number.isInteger(max) || max < 1) throw new CliUsageError(`--limit must be a positive integer, got "${limit}".`);
+  const runs = await store.listRuns({ ...(statuses !== undefined ? { status: statuses as RunStatus[] } : {}), limit: max });
+  if (runs.length === 0) io.out('No runs.');
+  for (const run of runs) io.out(runLine(run));
+  return 0;
+}
+
+async function show(store: Awaited<ReturnType<typeof openStore>>, runId: string, json: boolean, io: CliIo): Promise<number> {
+  const loaded = await store.loadRun(runId);
+  if (json) {
+    io.out(JSON.stringify({ run: loaded.run, steps: loaded.steps.length, calls: loaded.calls.length, tree: loaded.tree ?? null }, null, 2));
+    return 0;
+  }
+  for (const line of runDetails(loaded.run)) io.out(line);
+  io.out(`stored    ${loaded.steps.length} settled steps, ${loaded.calls.length} agent calls, ${loaded.signals.length} signals`);
+  if (loaded.tree !== undefined) {
+    io.out('');
+    io.out(new WorkflowTreeDebugger(loaded.tree as RunExport).toTreeString());
+  } else {
+    io.out('(no tree stored yet: the run has not ended, suspended or checkpointed its tree)');
+  }
+  return 0;
+}
+
+async function resumeCommand(
+  store: Awaited<ReturnType<typeof openStore>>,
+  runId: string | undefined,
+  workflowsPath: string | undefined,
+  io: CliIo,
+): Promise<number> {
+  const id = need(runId, 'a run id');
+  const workflows = await loadWorkflows(workflowsPath);
+  return settle(io, id, () => resume(id, { store, workflows }));
+}
+
+async function sendSignal(store: Awaited<ReturnType<typeof openStore>>, rest: readonly string[], workflowsPath: string | undefined, io: CliIo): Promise<number> {
+  const runId = need(rest[0], 'a run id');
+  const name = need(rest[1], 'a signal name');
+  const text = need(rest[2], 'a JSON value');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CliUsageError(`The signal value must be JSON (e.g. '{"approved":true}'), got ${text}.`);
+  }
+  const workflows = workflowsPath === undefined ? undefined : await loadWorkflows(workflowsPath);
+  if (workflows === undefined) {
+    await signal(runId, name, value, { store });
+    io.out(`Signal "${name}" stored for run ${runId}; resume it with: groundswell runs resume ${runId} --workflows <module>`);
+    return 0;
+  }
+  return settle(io, runId, () => signal(runId, name, value, { store, workflows }));
+}
+
+async function settle(io: CliIo, runId: string, work: () => Promise<unknown>): Promise<number> {
+  try {
+    const result = await work();
+    io.out(`Run ${runId} completed: ${JSON.stringify(result) ?? 'undefined'}`);
+    return 0;
+  } catch (error) {
+    if (isSuspension(error)) {
+      io.out(`Run ${runId} is suspended: it waits for signal "${error.waitingFor}".`);
+      return 0;
+    }
+    throw error;
+  }
+}
