@@ -27,6 +27,8 @@ const layers = {
   util: ['types'],
   errors: ['types', 'util'],
   cache: ['errors', 'types', 'util'],
+  durable: ['errors', 'types', 'util'],
+  postgres: ['durable', 'errors', 'types', 'util'],
   plans: ['errors'],
   judge: ['errors', 'tools', 'util'],
   mcp: ['errors', 'util', 'validation'],
@@ -43,6 +45,8 @@ const layers = {
   agent: ['cache', 'core', 'errors', 'goal-plans', 'goals', 'mcp', 'prompt', 'reflection', 'secrets', 'tools', 'trajectory', 'types', 'util', 'validation'],
   introspection: ['agent', 'cache', 'core', 'errors', 'goals', 'prompt', 'tools', 'types', 'util', 'validation'],
   'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
+  replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'types', 'util'],
+  cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util'],
 };
 
 const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';

@@ -12,7 +12,7 @@ const requireChunksInCjs: TsupPlugin = {
   name: 'require-chunks-in-cjs',
   renderChunk(code, info) {
     if (this.format !== 'cjs') return undefined;
-    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg)["'])\)/g, 'Promise.resolve().then(() => require($1))');
+    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg|zod)["'])\)/g, 'Promise.resolve().then(() => require($1))');
     if (/\bimport\(/.test(rewritten)) throw new Error(`${info.path}: an import() the CommonJS build cannot rewrite`);
     // The line map shifts by a few columns on the rewritten line only, so the esbuild map is kept.
     return rewritten === code ? undefined : { code: rewritten };
@@ -28,6 +28,7 @@ export default defineConfig({
     cache: 'src/cache/index.ts',
     durable: 'src/durable/index.ts',
     postgres: 'src/postgres/index.ts',
+    cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },

@@ -228,6 +228,9 @@ function notesOf(node: WorkflowNode): string {
     else if (event.type === 'cacheMiss') cache = missNote(event) || cache;
     else if (event.type === 'promptReplaced') cache = '(replaces the answer below)';
     else if (event.type === 'stepEnd') attempts = event.attempts;
+    else if (event.type === 'stepReplayed' || (event.type === 'agentPromptEnd' && event.replayed === true)) cache = '(replayed)';
+    else if (event.type === 'waitStarted') cache = `(waits for signal "${event.name}")`;
+    else if (event.type === 'signalReceived') cache = `(signal "${event.name}" received)`;
   }
   const notes: string[] = [];
   if (model) notes.push(`(${model})`);

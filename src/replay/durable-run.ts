@@ -6,7 +6,10 @@ import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import type { LoadedRun, RunStore } from '../durable/run-store.js';
 import type { CallRecord, StepRecord } from '../durable/stored-records.js';
+import { exportRun } from '../debugger/run-export.js';
 import { serializeError } from '../util/serialize-error.js';
+
+const TREE_EVERY_MS = 5_000;
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import type { TokenUsage } from '../types/usage.js';
 import { ReplayedStepError, ReplayMismatchError, WaitTimeoutError } from './replay-errors.js';
@@ -29,14 +32,21 @@ export class DurableRun implements RunJournal, CallJournal {
   /** Set when a wait suspended the run. */
   suspended = false;
 
+  private treeStoredAt: number;
+
   constructor(
     readonly store: RunStore,
     readonly runId: string,
-    private readonly now: () => number,
+    private readonly root: Workflow,
     loaded: LoadedRun | undefined,
   ) {
+    this.treeStoredAt = this.now();
     for (const step of loaded?.steps ?? []) this.steps.set(step.key, step);
-    for (const call of loaded?.calls ?? []) this.calls.set(call.key, call);
+    // The run's usage counts every call it paid for, in earlier processes too.
+    for (const call of loaded?.calls ?? []) {
+      this.calls.set(call.key, call);
+      this.usageTotal = addUsage(this.usageTotal, call.usage);
+    }
     for (const signal of loaded?.signals ?? []) {
       const list = this.signals.get(signal.name) ?? [];
       list.push(signal.value);
@@ -47,6 +57,10 @@ export class DurableRun implements RunJournal, CallJournal {
 
   private readonly waitingSince: LoadedRun['run']['waitingFor'];
 
+  private now(): number {
+    return this.root.clock.now();
+  }
+
   get usage(): TokenUsage {
     return this.usageTotal;
   }
@@ -56,7 +70,15 @@ export class DurableRun implements RunJournal, CallJournal {
     this.events.push(event);
   }
 
+  /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
+  async storeTree(): Promise<void> {
+    this.treeStoredAt = this.now();
+    await this.store.putTree(this.runId, exportRun(this.root.node, this.treeStoredAt));
+  }
+
   async flush(): Promise<void> {
+    // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
+    if (this.now() - this.treeStoredAt >= TREE_EVERY_MS) await this.storeTree();
     if (this.events.length === 0) return;
     const batch = this.events;
     this.events = [];
@@ -117,7 +139,6 @@ export class DurableRun implements RunJournal, CallJournal {
           'so its stored answer is not replayed.',
       );
     }
-    this.usageTotal = addUsage(this.usageTotal, stored.usage);
     return {
       value: parsed.data,
       answerData: stored.answer,
@@ -169,6 +190,7 @@ export class DurableRun implements RunJournal, CallJournal {
     workflow.emit(node, { type: 'waitStarted', name, ...(timeoutAt !== undefined ? { timeoutAt } : {}) });
     await storeSignalSchema(this.store, this.runId, signalSchemaName(name), schema);
     await this.flush();
+    await this.storeTree();
     await this.store.updateRun(this.runId, {
       status: 'suspended',
       waitingFor: { name, since, ...(timeoutAt !== undefined ? { timeoutAt } : {}) },

@@ -42,7 +42,6 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   if (setting === undefined) return run();
   const store = setting.store as RunStore;
   const runId = setting.runId ?? `run_${randomUUID()}`;
-  const now = (): number => workflow.clock.now();
   const existing = await store.getRun(runId);
   let loaded: LoadedRun | undefined;
   if (existing === undefined) {
@@ -60,7 +59,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = setting.leaseMs ?? DEFAULT_LEASE_MS;
   const lease = await store.acquireLease(runId, owner, leaseMs);
-  const journal = new DurableRun(store, runId, now, loaded);
+  const journal = new DurableRun(store, runId, workflow, loaded);
   const renewal = setInterval(() => {
     lease.renew().catch((error: unknown) => workflow.cancel(`the run's lease was lost: ${serializeError(error).message}`));
   }, Math.max(250, Math.floor(leaseMs / 3)));
@@ -86,7 +85,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
     clearInterval(renewal);
     unsubscribe();
     setRunJournal(workflow, undefined);
-    await store.putTree(runId, workflow.toJSON()).catch(() => undefined);
+    await journal.storeTree().catch(() => undefined);
     await lease.release().catch(() => undefined);
   }
 }
