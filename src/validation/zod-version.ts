@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/groundswell-error.js';
-import { loadedZod, type ZodModule } from '../util/load-zod.js';
+import { loadedZod, loadZod, type ZodModule } from '../util/load-zod.js';
 
 let checked = false;
 
@@ -19,4 +19,16 @@ export function assertZod4(zod: ZodModule | undefined = loadedZod()): void {
     );
   }
   checked = true;
+}
+
+/** Whether zod has loaded and passed the version check. */
+export function zodReady(): boolean {
+  return checked;
+}
+
+/** zod for an agent call: loaded on first use, and checked to be zod 4 before any schema is converted. */
+export async function loadZodChecked(): Promise<ZodModule> {
+  const zod = await loadZod();
+  assertZod4(zod);
+  return zod;
 }
