@@ -42,6 +42,7 @@ import type { SecretMasker } from '../util/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 import { validateAgentConfig, validateGoalAncestry, validateOverrides } from '../validation/agent-config.schema.js';
+import { loadZodChecked, zodReady } from '../validation/zod-version.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -146,6 +147,7 @@ export class Agent {
   /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */
   async execute<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<AgentResult<T>> {
     const client = this.clientRef ?? (await this.defaultClient());
+    if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
     const started = call.tree.now();
     const outcome = await call.tree.run(() => pipeline(call));
@@ -156,6 +158,7 @@ export class Agent {
   stream<T>(prompt: Prompt<T>, overrides?: PromptOverrides): AgentStream<T> {
     return new AgentStream<T>(async (emit) => {
       const client = this.clientRef ?? (await this.defaultClient());
+      if (!zodReady()) await loadZodChecked();
       const call = this.prepare(prompt, overrides, emit, client);
       const outcome = await call.tree.run(() => pipeline(call));
       return outcome.value;

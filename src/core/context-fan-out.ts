@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { WorkflowCancelledError } from '../errors/workflow-error.js';
 import { describeValue } from '../util/describe.js';
-import { validateFanOutOptions } from '../validation/fan-out-options.schema.js';
+import { validateFanOutOptions } from './config/fan-out-options.js';
 import type { ChildOutcome } from './child-outcome.js';
 import { childOutcomes, runChildren } from './fan-out-children.js';
 import { planFor, settleJobs, valuesOf, type FanOutOptions, type ItemOutcome } from './fan-out.js';

@@ -9,7 +9,7 @@ import { retryAfterStepFailure } from './step-failure.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
-import { checkedBackoff } from '../validation/step-options.schema.js';
+import { checkedBackoff } from './config/step-options.js';
 import type { Workflow } from './workflow.js';
 
 export interface RetryOptions {

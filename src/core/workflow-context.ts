@@ -3,7 +3,7 @@ import { describeValue } from '../util/describe.js';
 import { EventTree } from './event-tree.js';
 import type { WorkflowLogger } from './logger.js';
 import { runStep, type StepOptions } from './run-step.js';
-import { validateStepOptions } from '../validation/step-options.schema.js';
+import { validateStepOptions } from './config/step-options.js';
 import { Workflow } from './workflow.js';
 import { guidanceAt } from './step-guidance.js';
 import { currentScope, runInScope } from './scope.js';

@@ -24,7 +24,7 @@ import { ownRedactedValues } from './redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
 import { createContext, type AskedPrompt, type PromptAsker, type WorkflowContext } from './workflow-context.js';
-import { validateWorkflowArgs } from '../validation/workflow-config.schema.js';
+import { validateWorkflowArgs } from './config/workflow-config.js';
 
 export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
 
