@@ -224,7 +224,23 @@ export class TreeNode implements WorkflowNode {
     if (child.parent === this) child.parent = null;
   }
 
+  /** The subtree as JSON-safe data. Built without recursion, so a deep chain cannot overflow the stack. */
   toJSON(): SerializedNode {
+    const top = this.ownJSON();
+    const stack: Array<{ node: TreeNode; out: SerializedNode }> = [{ node: this, out: top }];
+    while (stack.length > 0) {
+      const { node, out } = stack.pop() as { node: TreeNode; out: SerializedNode };
+      for (const child of node.children) {
+        const childOut = child.ownJSON();
+        out.children.push(childOut);
+        stack.push({ node: child, out: childOut });
+      }
+    }
+    return top;
+  }
+
+  /** This node's fields (children empty, filled by `toJSON`), in the export format's order. */
+  private ownJSON(): SerializedNode {
     const out: SerializedNode = {
       id: this.id,
       kind: this.kind,
@@ -236,7 +252,7 @@ export class TreeNode implements WorkflowNode {
       logs: [...this.logs],
       events: [...this.events],
       dropped: this.dropped,
-      children: this.children.map((child) => child.toJSON()),
+      children: [],
     };
     if (this.history?.attrs) exportAttrs(this.history.attrs, out);
     if (this.startTime !== undefined) out.startTime = this.startTime;
@@ -313,7 +329,7 @@ export class TreeNode implements WorkflowNode {
 
 type AttrMap = Map<NodeKey<unknown>, unknown>;
 
-/** Values of exported keys, under their names (not inlined in toJSON: its frame stays small for deep trees). */
+/** Values of exported keys, under their names. */
 function exportAttrs(attrs: AttrMap, out: SerializedNode): void {
   for (const [key, value] of attrs) if (key.exportAs !== undefined) (out as unknown as Record<string, unknown>)[key.exportAs] = value;
 }
