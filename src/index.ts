@@ -1,9 +1,10 @@
 import './decorators/metadata.js';
 
 export { Workflow } from './core/workflow.js';
-export type { WorkflowConfig, WorkflowExecutor } from './core/workflow.js';
+export type { WorkflowExecutor } from './core/workflow.js';
+export type { WorkflowConfig } from './core/workflow-config.js';
 export { createWorkflow } from './core/create-workflow.js';
-export type { WorkflowContext } from './core/workflow-context.js';
+export type { WorkflowContext } from './core/workflow.js';
 export { EventTree } from './core/event-tree.js';
 export { WorkflowLogger } from './core/logger.js';
 export type { LoggerMeta } from './core/logger.js';

@@ -31,6 +31,7 @@ import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
 import { renderChildSlice } from '../trajectory/render-checkpoint.js';
 import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
 import { PlanWatcher, type PlanWatchOptions } from '../goal-plans/plan-watcher.js';
+import { getCurrentWorkflow } from '../core/ambient.js';
 import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
@@ -112,7 +113,7 @@ export class Agent {
    * declaration per level), explicit values winning, redacted field values masked, cleaned.
    */
   goalAncestry(): GoalAncestry {
-    const workflow = currentScope()?.workflow;
+    const workflow = getCurrentWorkflow();
     const own = callSecrets(workflow, this.config.env ?? {});
     return this.ancestryFor(workflow, workflow === undefined ? own : runMasker(workflow).with(own.secrets), false);
   }
@@ -188,7 +189,7 @@ export class Agent {
     // run learns them, so whatever it stores from now on (events, logs, errors) is masked; the
     // call masks its ancestry, trajectory and cache with all the run knows (a child agent called
     // from a tool thus masks its parent's env too).
-    const workflow = currentScope()?.workflow;
+    const workflow = getCurrentWorkflow();
     const own = callSecrets(workflow, settings.env);
     if (workflow !== undefined) addRunSecrets(workflow, own);
     const secrets = workflow === undefined ? own : runMasker(workflow);

@@ -3,7 +3,7 @@ import { errorMessage, isInstance } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import { bindErrorToRun, maskForRun } from './run-secrets.js';
 import type { TreeNode } from './tree-node.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 // An error is reported (an `error` event) once, on the node where it happened; outer steps and
 // workflows it passes through only mark themselves failed.
@@ -13,7 +13,7 @@ const reported = new WeakSet<object>();
  * Turns whatever was thrown inside `node` into a WorkflowError carrying the workflow's redacted
  * state and logs, records the failure once, and returns the error to rethrow.
  */
-export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknown, what: string): WorkflowError {
+export function recordFailure(workflow: WorkflowRuntime, node: TreeNode, thrown: unknown, what: string): WorkflowError {
   let error: WorkflowError;
   if (workflow.isCancelled && !isInstance(thrown, WorkflowCancelledError)) {
     error = new WorkflowCancelledError(

@@ -10,7 +10,7 @@ import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
 import { checkedBackoff } from './config/step-options.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 export interface RetryOptions {
   /** Total attempts including the first (>= 1). */
@@ -38,7 +38,7 @@ export interface StepOptions {
  * retry, and failures wrapped in `WorkflowError`.
  */
 export function runStep<R>(
-  workflow: Workflow,
+  workflow: WorkflowRuntime,
   name: string,
   options: StepOptions,
   body: () => R | Promise<R>,
@@ -134,7 +134,7 @@ async function stepFailed<R>(
   throw error;
 }
 
-function endStep(workflow: Workflow, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
+function endStep(workflow: WorkflowRuntime, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
   try {
     const endedAt = workflow.clock.now();
     node.finish(status, endedAt);
@@ -156,7 +156,7 @@ function stepEndEvent(node: TreeNode, timestamp: number, attempts: number): Step
 }
 
 /** The delay before the next attempt, or undefined when the step must fail now. */
-function retryDelay(workflow: Workflow, retry: RetryOptions | undefined, error: unknown, attempt: number): number | undefined {
+function retryDelay(workflow: WorkflowRuntime, retry: RetryOptions | undefined, error: unknown, attempt: number): number | undefined {
   if (retry === undefined || attempt >= retry.maxAttempts) return undefined;
   if (workflow.isCancelled || !isRetryable(error)) return undefined;
   if (retry.retryOn && !retry.retryOn(error, attempt)) return undefined;

@@ -23,67 +23,23 @@ import { addRunSecrets, carryRunSecrets, maskForRun } from './run-secrets.js';
 import { ownRedactedValues } from './redacted-values.js';
 import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
-import { createContext, type AskedPrompt, type PromptAsker, type WorkflowContext } from './workflow-context.js';
+import { createContext, type WorkflowContextOf } from './workflow-context.js';
+import { lastPromptResult, replaceLastPromptResult, type AskedPrompt, type PromptAsker } from './last-prompt.js';
+import { guidanceAt } from './step-guidance.js';
+import type { WorkflowConfig } from './workflow-config.js';
+import { brandWorkflowPrototype, type WorkflowRuntime } from './workflow-runtime.js';
 import { validateWorkflowArgs } from './config/workflow-config.js';
 
+/** What a functional workflow's executor receives (see `WorkflowContextOf` for its members). */
+export type WorkflowContext = WorkflowContextOf<Workflow>;
+
 export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
-
-/**
- * A workflow's `enableReflection` options as core carries them; the reflection layer reads them
- * (`WorkflowReflectionOptions` in `reflection/step-reflection.ts` is the public name). Core does
- * not import the agent layer, so the reflecting agent is structural: an `Agent` fits.
- * @public (in public signatures; knip)
- */
-export interface WorkflowReflectionSetting {
-  /** Attempts in all, the first included (default 2: one reflection, one retry). */
-  maxAttempts?: number;
-  /** Who reflects on failed steps (default: an agent with the default client and model). */
-  agent?: ReflectingAgent;
-}
-
-/**
- * What a workflow's reflecting agent has: an `Agent`'s `prompt` and `reflect`.
- * @public (in public signatures; knip)
- */
-export interface ReflectingAgent {
-  prompt(...args: never[]): Promise<unknown>;
-  reflect(...args: never[]): Promise<unknown>;
-}
-
-export interface WorkflowConfig {
-  name?: string;
-  /**
-   * Why this workflow exists, at three levels. Every agent call inside it (or inside a child
-   * workflow) gets a `# Why You're Here` section; the nearest declaration per level wins.
-   */
-  mission?: string;
-  project?: string;
-  goal?: string;
-  /** A plan file: its active (`[/]`) goal is this workflow's goal when `goal` is not set. */
-  plan?: string;
-  /**
-   * Reflect on a failed step and run it again with the revision (`true`, or options with the
-   * reflecting `agent` and `maxAttempts`). The guidance reaches the agent calls of the retry.
-   */
-  enableReflection?: boolean | WorkflowReflectionSetting;
-  /** Default for concurrent `@Task`s of this workflow; off means first error wins. */
-  errorMergeStrategy?: ErrorMergeStrategy;
-  /** Time source for timestamps, durations and retry backoff. Children inherit it. */
-  clock?: Clock;
-  /** History kept per node. Children inherit it. */
-  retention?: Partial<RetentionOptions>;
-  /**
-   * A parentless workflow run inside another workflow's step mounts itself under that step.
-   * `detached: true` keeps it a separate root.
-   */
-  detached?: boolean;
-}
 
 /**
  * A node of the workflow tree. Subclass it and decorate methods with `@Step`/`@Task`, or pass an
  * executor (`new Workflow(config, async ctx => ...)`, see `createWorkflow`).
  */
-export class Workflow<T = unknown> {
+export class Workflow<T = unknown> implements WorkflowRuntime {
   readonly id: string;
   readonly name: string;
   /** @internal */ readonly config: Readonly<WorkflowConfig>;
@@ -101,8 +57,6 @@ export class Workflow<T = unknown> {
   private abort: AbortController | null = null;
   private cancelReason: string | undefined;
   private activeWork = 0;
-  /** @internal The last agent call that succeeded inside this workflow (for replaceLastPromptResult). */
-  lastPromptCall: { node: TreeNode; value: unknown } | undefined = undefined;
   /** @internal How the last run ended (see `resultOf`); undefined before the first one settles. */
   lastOutcome: RunOutcome<T> | undefined = undefined;
   private idleWaiters: Array<() => void> | null = null;
@@ -147,7 +101,7 @@ export class Workflow<T = unknown> {
           `Workflow "${this.name}" has no executor: override run() in the subclass or pass an executor.`,
         );
       }
-      return this.executor(createContext(this));
+      return this.executor(createContext<Workflow>(this));
     });
   }
 
@@ -333,7 +287,7 @@ export class Workflow<T = unknown> {
    * The same as `ctx.lastPromptResult` in a functional workflow.
    */
   protected get lastPromptResult(): unknown {
-    return this.lastPromptCall?.value;
+    return lastPromptResult(this);
   }
 
   /**
@@ -341,12 +295,12 @@ export class Workflow<T = unknown> {
    * beneath the new one (a replacement, not a fork). The same as `ctx.replaceLastPromptResult`.
    */
   protected replaceLastPromptResult<R>(prompt: AskedPrompt<R>, agent: PromptAsker): Promise<R> {
-    return createContext(this).replaceLastPromptResult(prompt, agent);
+    return replaceLastPromptResult(this, prompt, agent);
   }
 
   /** Guidance a workflow-level reflection left for the step running now (as `ctx.reflection`). */
   protected get reflection(): { readonly guidance: readonly string[] } {
-    return createContext(this).reflection;
+    return { guidance: guidanceAt(currentScope()?.node) };
   }
 
   /** @internal Appends an event to `node` and delivers it to the current root's observers. */
@@ -516,3 +470,6 @@ function settingsFor(config: WorkflowConfig, inherited: Settings): Settings {
     retention: resolveRetention(config.retention, inherited.retention),
   };
 }
+
+// `isWorkflow` (workflow-runtime.ts) answers `instanceof Workflow` for modules below this class.
+brandWorkflowPrototype(Workflow.prototype);

@@ -1,5 +1,7 @@
 import { serializeError } from '../../util/serialize-error.js';
 import { ZERO_USAGE } from '../../util/usage.js';
+import { NODE_USAGE } from '../../util/node-usage.js';
+import { recordPromptCall } from '../../core/last-prompt.js';
 import type { PromptInterceptor } from '../prompt-call.js';
 
 /** `agentPromptStart`/`agentPromptEnd` on the call's node, its status, and its usage for rollups. */
@@ -13,10 +15,10 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     const last = await next(call);
     // Usage and turns of the whole call: every attempt, not only the one that succeeded.
     const outcome = last.cached ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
-    if (tree.node) tree.node.usage = outcome.usage;
+    if (tree.node) tree.node.setAttr(NODE_USAGE, outcome.usage);
     // A reflection's own call is not a result of the workflow's work.
     if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
-      tree.workflow.lastPromptCall = { node: tree.node, value: outcome.value };
+      recordPromptCall(tree.workflow, tree.node, outcome.value);
     }
     tree.finish('completed');
     tree.emit({
@@ -34,7 +36,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     return outcome;
   } catch (error) {
     // Turns already answered were paid for: they count in the event, the node and the rollups.
-    if (tree.node && call.meter.turns > 0) tree.node.usage = call.meter.usage;
+    if (tree.node && call.meter.turns > 0) tree.node.setAttr(NODE_USAGE, call.meter.usage);
     tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
     tree.emit({
       type: 'agentPromptEnd',
