@@ -273,7 +273,8 @@ export class TreeNode implements WorkflowNode {
         excess -= 1;
         pruned += 1;
         node.prunedFlag = true;
-        const spent = subtreeUsage(node);
+        // A bare step (no history, no children), the usual case, spent nothing: skip the walk.
+        const spent = node.history === null && node.childList === null ? null : subtreeUsage(node);
         if (spent !== null) history.prunedUsage = history.prunedUsage ? addUsage(history.prunedUsage, spent) : spent;
         continue;
       }

@@ -128,7 +128,7 @@ export class Workflow<T = unknown> {
     const body = this.run;
     if (body !== Workflow.prototype.run) {
       Object.defineProperty(this, 'run', {
-        value: (...args: unknown[]) => runWorkflow(this, () => body.apply(this, args)),
+        value: wrapRun(this, body),
         enumerable: false,
         configurable: true,
         writable: true,
@@ -497,6 +497,17 @@ export class Workflow<T = unknown> {
     root.emit(root.treeNode, { type: 'treeUpdated', rootId: root.id });
     root.hubRef?.treeChanged(root.treeNode);
   }
+}
+
+/**
+ * A subclass's `run` wrapped for one instance. Built here rather than inline in the constructor:
+ * transpilers that keep function names (tsx, esbuild's keepNames) would rename the closure
+ * through a defineProperty call on every instance.
+ */
+function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise<T>): (...args: unknown[]) => Promise<T> {
+  return function (...args: unknown[]): Promise<T> {
+    return runWorkflow(workflow, () => body.apply(workflow, args));
+  };
 }
 
 interface Settings {
