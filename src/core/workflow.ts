@@ -294,7 +294,10 @@ export class Workflow<T = unknown> {
   snapshotState(): StateSnapshot {
     const state = this.maskedState();
     this.treeNode.stateSnapshot = state;
-    this.emit(this.treeNode, { type: 'stateSnapshot', state });
+    // Built whole rather than through emit()'s spread: a workflow may snapshot on every step.
+    const node = this.treeNode;
+    const timestamp = this.settings.clock.now();
+    this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'stateSnapshot', state });
     this.rootRef.hubRef?.stateUpdated(this.treeNode);
     return state;
   }
