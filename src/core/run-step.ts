@@ -70,9 +70,35 @@ export function runStep<R>(
   return attempt(scope, options, body, 1);
 }
 
-// The success path is kept free of closures so V8 allocates as little as possible per step; all
-// failure handling (retry, logging, wrapping) lives in stepFailed.
-async function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
+/**
+ * One attempt. The usual case costs one promise: the body's result chained with `then`, where an
+ * `async` attempt would add a promise of its own and an `await` (each traced by AsyncLocalStorage's
+ * promise hooks). It settles on the same microtask ticks as awaiting the body in an async
+ * function (`attemptAsync`), so events keep their order.
+ */
+function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
+  if (mustYield()) return attemptAsync(scope, options, body, n);
+  let result: R | Promise<R>;
+  try {
+    result = runInScope(scope, body);
+  } catch (thrown) {
+    return failedAtOnce(scope, options, body, n, thrown);
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      try {
+        scope.workflow.throwIfCancelled(scope.node as TreeNode);
+      } catch (thrown) {
+        return stepFailed(scope, options, body, n, thrown);
+      }
+      return stepSucceeded(scope, options, n, value);
+    },
+    (thrown: unknown) => stepFailed(scope, options, body, n, thrown),
+  );
+}
+
+/** The same attempt as an async function: for a stack deep enough that it must yield first. */
+async function attemptAsync<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
   let value: Awaited<R>;
   try {
     if (mustYield()) await undefined;
@@ -81,6 +107,21 @@ async function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Pr
   } catch (thrown) {
     return stepFailed(scope, options, body, n, thrown);
   }
+  return stepSucceeded(scope, options, n, value);
+}
+
+/** A body that threw before returning: settles like an async attempt that caught it. */
+async function failedAtOnce<R>(
+  scope: Scope,
+  options: StepOptions,
+  body: () => R | Promise<R>,
+  n: number,
+  thrown: unknown,
+): Promise<Awaited<R>> {
+  return stepFailed(scope, options, body, n, thrown);
+}
+
+function stepSucceeded<V>(scope: Scope, options: StepOptions, n: number, value: V): V {
   if (options.logFinish) runInScope(scope, () => scope.workflow.logger.info(`Step "${scope.node.name}" finished`));
   endStep(scope.workflow, scope.node as TreeNode, options, 'completed', n);
   return value;

@@ -298,7 +298,8 @@ export class TreeNode implements WorkflowNode {
         excess -= 1;
         pruned += 1;
         node.prunedFlag = true;
-        const spent = node.subtreeMerged();
+        // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
+        const spent = node.history === null && node.childList === null ? null : node.subtreeMerged();
         if (spent !== null) history.prunedAttrs = mergeInto(history.prunedAttrs ?? new Map(), spent);
         continue;
       }

@@ -82,7 +82,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     const body = this.run;
     if (body !== Workflow.prototype.run) {
       Object.defineProperty(this, 'run', {
-        value: (...args: unknown[]) => runWorkflow(this, () => body.apply(this, args)),
+        value: wrapRun(this, body),
         enumerable: false,
         configurable: true,
         writable: true,
@@ -248,7 +248,10 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   snapshotState(): StateSnapshot {
     const state = this.maskedState();
     this.treeNode.stateSnapshot = state;
-    this.emit(this.treeNode, { type: 'stateSnapshot', state });
+    // Built whole rather than through emit()'s spread: a workflow may snapshot on every step.
+    const node = this.treeNode;
+    const timestamp = this.settings.clock.now();
+    this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'stateSnapshot', state });
     this.rootRef.hubRef?.stateUpdated(this.treeNode);
     return state;
   }
@@ -451,6 +454,17 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     root.emit(root.treeNode, { type: 'treeUpdated', rootId: root.id });
     root.hubRef?.treeChanged(root.treeNode);
   }
+}
+
+/**
+ * A subclass's `run` wrapped for one instance. Built here rather than inline in the constructor:
+ * transpilers that keep function names (tsx, esbuild's keepNames) would rename the closure
+ * through a defineProperty call on every instance.
+ */
+function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise<T>): (...args: unknown[]) => Promise<T> {
+  return function (...args: unknown[]): Promise<T> {
+    return runWorkflow(workflow, () => body.apply(workflow, args));
+  };
 }
 
 interface Settings {
