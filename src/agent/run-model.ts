@@ -10,8 +10,6 @@ import type {
 import type { Middleware } from '@anthropic-ai/sdk';
 import { loadMcpRuntime } from '../mcp/load-mcp-runtime.js';
 import type { McpConnection } from '../mcp/mcp-connection.js';
-import { groundCheckpoint } from '../trajectory/grounding.js';
-import { compactMessages } from '../trajectory/compaction.js';
 import { errorMessage } from '../util/describe.js';
 import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
@@ -22,7 +20,9 @@ import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-r
 import type { HookContext } from './hooks.js';
 import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
-import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
+import type { PromptCall, PromptOutcome } from './prompt-call.js';
+import type { ToolCallRecord } from './tool-call-record.js';
+import { afterToolCall, afterToolRound, beforeRequest, observesToolCalls } from './turn-pipeline.js';
 import { ANSWER_TOOL, answerTool, outputFormat, parseAnswer } from './structured-output.js';
 import { indexHandlers, localHandler, mcpHandlers, type ToolHandler, type ToolOutcome } from './toolset.js';
 
@@ -75,12 +75,20 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   const toolCalls: ToolCallRecord[] = [];
   let usage: TokenUsage = { ...ZERO_USAGE };
 
+  const features = call.turnFeatures;
+  // Only calls that have turn features pay for their awaits.
+  const withFeatures = features.length > 0;
+  const observed = withFeatures && observesToolCalls(features);
+
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
-    const compacted = compactIfNeeded(call, messages, turn);
-    let params: MessageCreateParamsNonStreaming = { ...base, messages: [...messages] };
-    // Only calls that use these features pay for their awaits.
-    if (call.planWatcher !== undefined) params = await withPlan(call, params, turn, compacted);
-    if (call.trajectory !== undefined) params = await withCheckpoint(call, params, turn);
+    let params: MessageCreateParamsNonStreaming;
+    if (withFeatures) {
+      const blocks = await beforeRequest(call, features, turn, messages);
+      params = { ...base, messages: [...messages] };
+      if (blocks.length > 0) params = withSystemBlocks(params, blocks);
+    } else {
+      params = { ...base, messages: [...messages] };
+    }
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
@@ -118,108 +126,35 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
       };
     }
     const results: ToolResultBlockParam[] = [];
+    const round: ToolCallRecord[] = [];
     for (const toolUse of toolUses) {
       const record = await runTool(call, handlers, toolUse, turn);
       toolCalls.push(record);
-      const handler = handlers.get(toolUse.name);
-      const target = handler?.targetOf?.(toolUse.input);
-      call.trajectory?.record({
-        turn,
-        toolName: toolUse.name,
-        ...(handler?.effect !== undefined ? { effect: handler.effect } : {}),
-        ...(target !== undefined ? { target } : {}),
-        input: toolUse.input,
-        output: record.output,
-        isError: record.isError,
-        blocked: record.blockedReason !== undefined,
-        ...(record.delegated ? { child: true } : {}),
-        ...(record.outcome !== undefined ? { outcome: record.outcome } : {}),
-      });
+      if (observed) {
+        const handler = handlers.get(toolUse.name);
+        const target = handler?.targetOf?.(toolUse.input);
+        afterToolCall(features, {
+          turn,
+          record,
+          ...(handler?.effect !== undefined ? { effect: handler.effect } : {}),
+          ...(target !== undefined ? { target } : {}),
+        });
+      }
+      if (withFeatures) round.push(record);
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: record.output, is_error: record.isError });
     }
+    if (withFeatures) afterToolRound(features, turn, round);
     messages.push({ role: 'user', content: results });
   }
   throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
 }
 
-/**
- * The request with the current trajectory checkpoint as the last system block (after the cached
- * sections: it replaces the previous one on every request, it never accumulates). A changed
- * checkpoint is reported as an event; in shadow mode nothing is injected.
- */
-async function withCheckpoint<T>(
-  call: PromptCall<T>,
-  params: MessageCreateParamsNonStreaming,
-  turn: number,
-): Promise<MessageCreateParamsNonStreaming> {
-  const tracker = call.trajectory;
-  const update = tracker?.beforeRequest(turn);
-  if (tracker === undefined || update === undefined) return params;
-  let { checkpoint, changed, inject } = update;
-  if (update.groundingDue) {
-    // The tool-less grounding request; its tokens are part of this call.
-    const grounded = await groundCheckpoint(call.client, call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000), call.tree.signal);
-    if (grounded.usage !== undefined) {
-      call.meter.usage = addUsage(call.meter.usage, priced(grounded.usage, call.plan.model, call.pricing));
-    }
-    // The model's own assessment may quote a secret it was shown: masked like every other field.
-    const text = tracker.adoptGrounded(call.secrets.value(grounded.checkpoint), changed);
-    const latest = tracker.latest ?? checkpoint;
-    changed = changed || latest.revision !== checkpoint.revision || latest.groundingSource !== checkpoint.groundingSource;
-    checkpoint = latest;
-    if (inject !== '' || text !== '') inject = text;
-  }
-  if (changed) {
-    call.tree.emit({
-      type: 'trajectoryCheckpoint',
-      agentName: call.agentName,
-      revision: checkpoint.revision,
-      assessment: checkpoint.assessment,
-      injected: inject !== '',
-      checkpoint,
-    });
-  }
-  return inject === '' ? params : appendSystemBlock(params, inject);
-}
-
-/** Compacts the conversation in place when it is over the configured budget, and reports it. */
-function compactIfNeeded<T>(call: PromptCall<T>, messages: MessageParam[], turn: number): boolean {
-  const budget = call.contextBudget;
-  if (budget === undefined) return false;
-  const summaries = call.trajectory?.summaries(turn) ?? [];
-  const result = compactMessages(messages, budget, summaries);
-  if (result === undefined) return false;
-  messages.splice(0, messages.length, ...result.messages);
-  call.trajectory?.noteCompaction();
-  call.tree.emit({
-    type: 'contextCompacted',
-    agentName: call.agentName,
-    turn,
-    droppedTurns: result.droppedTurns,
-    strategy: budget.strategy ?? 'drop',
-    beforeChars: result.beforeChars,
-    afterChars: result.afterChars,
-  });
-  return true;
-}
-
-/** The plan, when it is due, as an extra system block of this request only (never in history). */
-async function withPlan<T>(
-  call: PromptCall<T>,
-  params: MessageCreateParamsNonStreaming,
-  turn: number,
-  compacted: boolean,
-): Promise<MessageCreateParamsNonStreaming> {
-  const text = (await call.planWatcher?.beforeRequest(turn, compacted)) ?? '';
-  return text === '' ? params : appendSystemBlock(params, text);
-}
-
-/** The request with one more system block at the end (for this request only). */
-function appendSystemBlock(params: MessageCreateParamsNonStreaming, text: string): MessageCreateParamsNonStreaming {
+/** The request with the features' blocks after the cached system sections (for this request only). */
+function withSystemBlocks(params: MessageCreateParamsNonStreaming, texts: readonly string[]): MessageCreateParamsNonStreaming {
   const system = params.system;
   const blocks: TextBlockParam[] =
     system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
-  blocks.push({ type: 'text', text });
+  for (const text of texts) blocks.push({ type: 'text', text });
   return { ...params, system: blocks };
 }
 
