@@ -4,6 +4,7 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageParam,
   TextBlockParam,
+  Tool,
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
@@ -16,7 +17,7 @@ import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
 import { checkedAnswer } from './checked-answer.js';
-import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
+import { loadAnthropicRuntime, loadedAnthropicRuntime, type AnthropicRuntime } from './load-anthropic-runtime.js';
 import type { HookContext } from './hooks.js';
 import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
@@ -44,7 +45,12 @@ export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>
         call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'connected', duration: call.tree.now() - started });
       }
     }
-    const handlers = indexHandlers([...call.settings.tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
+    const tools = call.settings.tools;
+    // No tools and no servers (a plain structured answer) skips building the index.
+    const handlers =
+      tools.length === 0 && connections.length === 0
+        ? NO_HANDLERS
+        : indexHandlers([...tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
     return await toolLoop(call, handlers);
   } finally {
     for (const connection of connections) {
@@ -54,23 +60,11 @@ export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>
   }
 }
 
-async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandler>): Promise<PromptOutcome<T>> {
+async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): Promise<PromptOutcome<T>> {
   const { plan, settings } = call;
   const toolMode = settings.structuredOutput === 'tool';
   const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
-  const tools = [...handlers.values()].map((handler) => handler.definition);
-  if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
-  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> = {
-    model: plan.model,
-    max_tokens: plan.maxTokens,
-    ...(plan.systemParam !== undefined ? { system: plan.systemParam } : {}),
-    ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
-    ...(plan.stop !== undefined ? { stop_sequences: [...plan.stop] } : {}),
-    ...(tools.length > 0 ? { tools } : {}),
-    ...(toolMode
-      ? { tool_choice: handlers.size > 0 ? { type: 'any' as const } : { type: 'tool' as const, name: ANSWER_TOOL } }
-      : { output_config: { format: outputFormat(call.prompt.responseFormat, runtime) } }),
-  };
+  const base = requestBase(call, handlers, toolMode, runtime);
   const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];
   let usage: TokenUsage = { ...ZERO_USAGE };
@@ -100,8 +94,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     call.onStream?.({ type: 'usage', usage: turnUsage, turn });
     messages.push({ role: 'assistant', content: response.content });
 
-    const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    const answerCall = toolMode ? toolUses.find((block) => block.name === ANSWER_TOOL) : undefined;
+    const toolUses = response.content.filter(isToolUse);
+    const answerCall = toolMode ? toolUses.find(isAnswerCall) : undefined;
     if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
       if (toolMode && answerCall === undefined) {
         throw new StructuredOutputError(
@@ -149,6 +143,44 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
   throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
 }
 
+const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
+
+/**
+ * Every request's fields but the messages, in the order they are sent (the key order is part of
+ * the body recordings and cache keys compare). Plain assignments: this runs once per call.
+ */
+function requestBase<T>(
+  call: PromptCall<T>,
+  handlers: ReadonlyMap<string, ToolHandler>,
+  toolMode: boolean,
+  runtime: AnthropicRuntime,
+): Omit<MessageCreateParamsNonStreaming, 'messages'> {
+  const { plan } = call;
+  // `temperature` is sent as before, though this SDK's request type no longer lists it.
+  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> & { temperature?: number } = {
+    model: plan.model,
+    max_tokens: plan.maxTokens,
+  };
+  if (plan.systemParam !== undefined) base.system = plan.systemParam;
+  if (plan.temperature !== undefined) base.temperature = plan.temperature;
+  if (plan.stop !== undefined) base.stop_sequences = [...plan.stop];
+  const tools: Tool[] = [];
+  for (const handler of handlers.values()) tools.push(handler.definition);
+  if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
+  if (tools.length > 0) base.tools = tools;
+  if (toolMode) base.tool_choice = handlers.size > 0 ? { type: 'any' } : { type: 'tool', name: ANSWER_TOOL };
+  else base.output_config = { format: outputFormat(call.prompt.responseFormat, runtime) };
+  return base;
+}
+
+function isToolUse(block: ContentBlock): block is ToolUseBlock {
+  return block.type === 'tool_use';
+}
+
+function isAnswerCall(block: ToolUseBlock): boolean {
+  return block.name === ANSWER_TOOL;
+}
+
 /** The request with the features' blocks after the cached system sections (for this request only). */
 function withSystemBlocks(params: MessageCreateParamsNonStreaming, texts: readonly string[]): MessageCreateParamsNonStreaming {
   const system = params.system;
@@ -159,23 +191,29 @@ function withSystemBlocks(params: MessageCreateParamsNonStreaming, texts: readon
 }
 
 /** One model request, its answer checked; streamed turn by turn for `agent.stream()`. */
-async function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
-  const signal = call.tree.signal;
-  const attempts = { count: 0 };
+function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
+  const { tree, agentName } = call;
+  const options: { middleware?: Middleware[]; signal?: AbortSignal } = {};
+  let attempt = noAttempts;
   // Outside a workflow there is nobody to report attempts to, so the SDK keeps its fast path.
-  const options = {
-    ...(call.tree.workflow !== undefined ? { middleware: [attemptReporter(call, attempts)] } : {}),
-    ...(signal ? { signal } : {}),
-  };
-  const checked = { agentName: call.agentName, tree: call.tree, attempt: () => attempts.count };
-  if (call.onStream === undefined) {
+  if (tree.workflow !== undefined) {
+    const attempts = { count: 0 };
+    options.middleware = [attemptReporter(call, attempts)];
+    attempt = () => attempts.count;
+  }
+  if (tree.signal) options.signal = tree.signal;
+  const onStream = call.onStream;
+  if (onStream === undefined) {
     const pending = call.client.messages.create(params, options);
-    return checkedAnswer({ ...checked, answer: pending, response: () => pending.asResponse() });
+    return checkedAnswer({ agentName, tree, attempt, answer: pending, response: () => pending.asResponse() });
   }
   const stream = call.client.messages.stream(params, options);
-  const onStream = call.onStream;
   stream.on('text', (text) => onStream({ type: 'text', text }));
-  return checkedAnswer({ ...checked, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) });
+  return checkedAnswer({ agentName, tree, attempt, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) });
+}
+
+function noAttempts(): number {
+  return 0;
 }
 
 /** Reports every failed HTTP attempt of a request, so the SDK's retries show in the tree. */
@@ -201,7 +239,7 @@ function attemptReporter<T>(call: PromptCall<T>, attempts: { count: number }): M
 
 async function runTool<T>(
   call: PromptCall<T>,
-  handlers: Map<string, ToolHandler>,
+  handlers: ReadonlyMap<string, ToolHandler>,
   toolUse: ToolUseBlock,
   turn: number,
 ): Promise<ToolCallRecord> {
@@ -228,7 +266,7 @@ async function runTool<T>(
 
 async function invokeTool<T>(
   call: PromptCall<T>,
-  handlers: Map<string, ToolHandler>,
+  handlers: ReadonlyMap<string, ToolHandler>,
   handler: ToolHandler | undefined,
   toolUse: ToolUseBlock,
   node: CallTree,
@@ -308,8 +346,7 @@ export function hookBase<T>(call: PromptCall<T>, turn: number): HookContext {
 }
 
 function textOf(content: readonly ContentBlock[]): string {
-  return content
-    .filter((block): block is Extract<ContentBlock, { type: 'text' }> => block.type === 'text')
-    .map((block) => block.text)
-    .join('');
+  let text = '';
+  for (const block of content) if (block.type === 'text') text += block.text;
+  return text;
 }
