@@ -24,8 +24,8 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   }
   // Streams bypass the cache (decision 0007): their value is the events, which a cache could not replay.
   if (call.onStream !== undefined) return missed(call, next, { reason: 'bypassed' });
-  // Synchronous unless there is a plan file to read or MCP servers to describe: each await costs
-  // on the hit path.
+  // Synchronous unless a turn feature keys its first-request text (a plan file to read) or there
+  // are MCP servers to describe: each await costs on the hit path.
   const keyed = firstRequestText(call.turnFeatures);
   const planText = keyed === undefined ? undefined : await keyed;
   const mcps = call.settings.mcps.length === 0 ? [] : await mcpKeyParts(call.settings.mcps);
