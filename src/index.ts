@@ -35,7 +35,8 @@ export { AgentError, HookError, MalformedResponseError, MaxTurnsExceededError, S
 export type { HookName, OutputIssue } from './agent/agent-errors.js';
 export type { AgentHooks, HookContext, PreToolUseDecision } from './agent/hooks.js';
 export type { ModelPrice, Pricing } from './agent/pricing.js';
-export type { AgentStreamEvent, ToolCallRecord } from './agent/prompt-call.js';
+export type { AgentStreamEvent } from './agent/prompt-call.js';
+export type { ToolCallRecord } from './agent/tool-call-record.js';
 export type { Skill } from './agent/skill.js';
 export type { GoalAncestry } from './types/goal-ancestry.js';
 export { DEFAULT_REFLECTION_ATTEMPTS } from './reflection/reflection-config.js';

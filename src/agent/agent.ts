@@ -29,9 +29,9 @@ import { reflectionInterceptor } from './interceptors/reflection-interceptor.js'
 import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
 import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
 import { renderChildSlice } from '../trajectory/render-checkpoint.js';
-import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
-import { PlanWatcher, type PlanWatchOptions } from '../goal-plans/plan-watcher.js';
+import type { PlanWatchOptions } from '../goal-plans/plan-watcher.js';
 import { getCurrentWorkflow } from '../core/ambient.js';
+import { turnFeaturesFor } from './turn-features.js';
 import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
@@ -215,24 +215,23 @@ export class Agent {
         stop: settings.stop,
       };
     };
-    const mode = checkpointMode(this.config.trajectory);
-    const mask = (text: string): string => secrets.text(text);
-    // Called from inside another agent's run: a scoped slice of its checkpoint, and no grounding
-    // pass of our own unless this agent asks for one. A fresh call is not part of that run.
+    // Called from inside another agent's run: a scoped slice of its checkpoint. A fresh call is
+    // not part of that run.
     const parentCheckpoint = fresh ? undefined : parentCheckpointAt(currentScope()?.node);
-    const grounding =
-      parentCheckpoint !== undefined && this.config.trajectory?.grounding === undefined ? 'off' : groundingMode(this.config.trajectory);
     const parentSlice = parentCheckpoint === undefined ? '' : renderChildSlice(parentCheckpoint, prompt.user);
-    const trajectory =
-      mode === 'off'
-        ? undefined
-        : new TrajectoryTracker(mode, grounding, goalAncestry.goal ?? prompt.user, mask, this.config.trajectory?.maxChars);
+    const turnFeatures = turnFeaturesFor({
+      agentName: this.name,
+      config: this.config,
+      prompt,
+      settings,
+      goalAncestry,
+      secrets,
+      nested: parentCheckpoint !== undefined,
+    });
     const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
     const shared = {
-      trajectory,
+      turnFeatures,
       secrets,
-      contextBudget: this.config.trajectory?.contextBudget,
-      planWatcher: this.config.plan ? new PlanWatcher(this.config.plan) : undefined,
       agentName: this.name,
       promptId: prompt.id,
       settings,
