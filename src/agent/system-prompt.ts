@@ -35,7 +35,7 @@ export class SystemPromptBuilder {
    * state, are appended after these by later layers.)
    */
   build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = [], parentSlice = ''): SystemPrompt {
-    const identity = [settings.system ?? '', renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
+    const identity = identityOf(settings);
     const why = this.ancestrySection(ancestry);
     const lessons = [renderGuidance(guidance), parentSlice].filter((s) => s !== '').join('\n\n');
     const sections = { identity, ancestry: why, guidance: lessons };
@@ -65,4 +65,12 @@ export class SystemPromptBuilder {
     this.ancestryMemo.set(key, rendered);
     return rendered;
   }
+}
+
+/** The system text and the skills section, the empty ones left out. */
+function identityOf(settings: ResolvedSettings): string {
+  const system = settings.system ?? '';
+  // Without skills (the usual case) there is nothing to join: no arrays per call.
+  if (settings.skills.length === 0) return system.trim() === '' ? '' : system;
+  return [system, renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
 }
