@@ -35,26 +35,41 @@ export function callCacheKey<T>(
   planText: string | undefined,
   mcps: readonly McpKeyPart[],
 ): CallCacheKey {
-  const input = keyInput(call, planText, mcps);
-  let parts: CacheKeyPartHashes | undefined;
-  const partsOf = (): CacheKeyPartHashes => (parts ??= cacheKeyPartHashes(input, call.plan.systemSections));
-  const key = ignore.size === 0 ? cacheKey(input, call.agentName) : cacheKeyFromParts(partsOf(), ignore, call.agentName);
-  const identity = (): string => cacheIdentity(call.agentName, call.prompt.name);
-  return {
-    key,
-    parts: partsOf,
-    identity,
-    header: (createdAt) =>
-      entryHeader({
-        agent: call.agentName,
-        prompt: maskedPromptName(call.prompt, call.secrets),
-        identity: identity(),
-        model: call.plan.model,
-        parts: partsOf(),
-        ignored: ignore,
-        createdAt,
-      }),
-  };
+  return new KeyOfCall(call, ignore, keyInput(call, planText, mcps));
+}
+
+/** A class, not an object of closures: a hit builds one per call and uses only `key`. */
+class KeyOfCall<T> implements CallCacheKey {
+  readonly key: string;
+  private partHashes: CacheKeyPartHashes | undefined;
+
+  constructor(
+    private readonly call: PromptCall<T>,
+    private readonly ignore: ReadonlySet<CacheKeyPart>,
+    private readonly input: CacheKeyInput,
+  ) {
+    this.key = ignore.size === 0 ? cacheKey(input, call.agentName) : cacheKeyFromParts(this.parts(), ignore, call.agentName);
+  }
+
+  parts(): CacheKeyPartHashes {
+    return (this.partHashes ??= cacheKeyPartHashes(this.input, this.call.plan.systemSections));
+  }
+
+  identity(): string {
+    return cacheIdentity(this.call.agentName, this.call.prompt.name);
+  }
+
+  header(createdAt: number): CacheEntryHeader {
+    return entryHeader({
+      agent: this.call.agentName,
+      prompt: maskedPromptName(this.call.prompt, this.call.secrets),
+      identity: this.identity(),
+      model: this.call.plan.model,
+      parts: this.parts(),
+      ignored: this.ignore,
+      createdAt,
+    });
+  }
 }
 
 function keyInput<T>(call: PromptCall<T>, planText: string | undefined, mcps: readonly McpKeyPart[]): CacheKeyInput {

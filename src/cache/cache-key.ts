@@ -140,10 +140,19 @@ function dataDigest(data: unknown): string {
   return hex;
 }
 
+const prefixes = new Map<string, string>();
+
 /**
  * The prefix every key of `namespace` starts with, for `cache.bustPrefix(cacheKeyPrefix('researcher'))`.
  * `:` and `%` in a namespace are percent-encoded, so namespace `a` never matches keys of `a:b`.
  */
 export function cacheKeyPrefix(namespace: string): string {
-  return `${namespace.replaceAll('%', '%25').replaceAll(':', '%3A')}:`;
+  let prefix = prefixes.get(namespace);
+  if (prefix === undefined) {
+    prefix = `${namespace.replaceAll('%', '%25').replaceAll(':', '%3A')}:`;
+    // Namespaces are agent names, a handful per process; bounded all the same.
+    if (prefixes.size >= 256) prefixes.clear();
+    prefixes.set(namespace, prefix);
+  }
+  return prefix;
 }
