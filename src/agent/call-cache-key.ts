@@ -1,9 +1,10 @@
 import { cacheIdentity, entryHeader, type CacheEntryHeader } from '../cache/cache-entry-header.js';
-import { cacheKey, cacheKeyFromParts, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
+import { cacheKeyFromParts, cacheKeyOfRequest, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
 import type { CacheKeyPartHashes } from '../cache/cache-key-parts.js';
 import type { CacheKeyPart } from '../types/cache.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import type { PromptCall } from './prompt-call.js';
+import { callRequestText } from './request-text-memo.js';
 import { localHandler } from './toolset.js';
 
 /** One MCP server as the key covers it: its name and what it offers (read by the caller, lazily). */
@@ -35,24 +36,32 @@ export function callCacheKey<T>(
   planText: string | undefined,
   mcps: readonly McpKeyPart[],
 ): CallCacheKey {
-  return new KeyOfCall(call, ignore, keyInput(call, planText, mcps));
+  return new KeyOfCall(call, ignore, planText, mcps);
 }
 
-/** A class, not an object of closures: a hit builds one per call and uses only `key`. */
+/**
+ * A class, not an object of closures: a hit builds one per call and uses only `key`. The key
+ * input is built only when needed: a hit of a prompt asked before reuses its request text.
+ */
 class KeyOfCall<T> implements CallCacheKey {
   readonly key: string;
+  private keyInput: CacheKeyInput | undefined;
   private partHashes: CacheKeyPartHashes | undefined;
 
   constructor(
     private readonly call: PromptCall<T>,
     private readonly ignore: ReadonlySet<CacheKeyPart>,
-    private readonly input: CacheKeyInput,
+    private readonly planText: string | undefined,
+    private readonly mcps: readonly McpKeyPart[],
   ) {
-    this.key = ignore.size === 0 ? cacheKey(input, call.agentName) : cacheKeyFromParts(this.parts(), ignore, call.agentName);
+    this.key =
+      ignore.size === 0
+        ? cacheKeyOfRequest(callRequestText(call, planText, mcps, () => this.input()), call.prompt.data, call.agentName)
+        : cacheKeyFromParts(this.parts(), ignore, call.agentName);
   }
 
   parts(): CacheKeyPartHashes {
-    return (this.partHashes ??= cacheKeyPartHashes(this.input, this.call.plan.systemSections));
+    return (this.partHashes ??= cacheKeyPartHashes(this.input(), this.call.plan.systemSections));
   }
 
   identity(): string {
@@ -69,6 +78,10 @@ class KeyOfCall<T> implements CallCacheKey {
       ignored: this.ignore,
       createdAt,
     });
+  }
+
+  private input(): CacheKeyInput {
+    return (this.keyInput ??= keyInput(this.call, this.planText, this.mcps));
   }
 }
 

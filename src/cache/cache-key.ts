@@ -44,8 +44,20 @@ export interface SystemSections {
  * Throws a UsageError naming the path when the input holds something that is not JSON data.
  */
 export function cacheKey(input: CacheKeyInput, namespace = 'gs'): string {
+  return cacheKeyOfRequest(requestText(input), input.data, namespace);
+}
+
+/**
+ * The canonical JSON of the input without its `data`, the response schema as its hash: what the
+ * key hashes before the data. A caller that knows nothing changed can reuse it (the agent does).
+ */
+export function requestText(input: CacheKeyInput): string {
   const { data, ...rest } = input;
-  const request = canonicalJson({ ...rest, responseSchema: schemaHash(input.responseSchema) });
+  return canonicalJson({ ...rest, responseSchema: schemaHash(input.responseSchema) });
+}
+
+/** `cacheKey` from the input's {@link requestText} and its data. */
+export function cacheKeyOfRequest(request: string, data: unknown, namespace = 'gs'): string {
   return `${cacheKeyPrefix(namespace)}${keyDigest(request, data)}`;
 }
 
