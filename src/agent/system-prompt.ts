@@ -19,6 +19,8 @@ export interface SystemPrompt {
   readonly sections: SystemSections;
 }
 
+const NO_ANCESTRY = JSON.stringify([undefined, undefined, undefined, undefined]);
+
 /** Renders the stable sections, reusing the last results for unchanged inputs. */
 export class SystemPromptBuilder {
   private readonly ancestryMemo = new Map<string, string>();
@@ -52,7 +54,12 @@ export class SystemPromptBuilder {
   }
 
   private ancestrySection(ancestry: GoalAncestry): string {
-    const key = JSON.stringify([ancestry.mission, ancestry.project, ancestry.goal, ancestry.task]);
+    const { mission, project, goal, task } = ancestry;
+    // No ancestry (most calls outside a workflow): the same memo key, without serialising it.
+    const key =
+      mission === undefined && project === undefined && goal === undefined && task === undefined
+        ? NO_ANCESTRY
+        : JSON.stringify([mission, project, goal, task]);
     const cached = this.ancestryMemo.get(key);
     if (cached !== undefined) {
       this.stats.reused += 1;
