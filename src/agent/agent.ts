@@ -89,6 +89,7 @@ export class Agent {
   private explicitAncestry: GoalAncestry | null;
   private readonly systemPrompt = new SystemPromptBuilder();
   private reflectorRef: Agent | undefined;
+  private readonly settingsByPrompt = new WeakMap<object, ResolvedSettings>();
 
   constructor(config: AgentConfig) {
     validateAgentConfig(config);
@@ -131,7 +132,10 @@ export class Agent {
 
   /** Asks and resolves to the answer, validated by the prompt's schema. */
   async prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
-    return (await this.execute(prompt, overrides)).value;
+    // `execute` without its duration and result copy: a cache hit is mostly this path's overhead.
+    const client = this.clientRef ?? (await this.defaultClient());
+    const call = this.prepare(prompt, overrides, undefined, client);
+    return (await call.tree.run(() => pipeline(call))).value;
   }
 
   /**
@@ -171,6 +175,19 @@ export class Agent {
     return resolveSettings(prompt.settings, overrides, this.config);
   }
 
+  /**
+   * `resolve(prompt)` without overrides, once per prompt settings object: both layers are frozen,
+   * so the result cannot change (it is frozen too, as it is shared by every call of the prompt).
+   */
+  private promptSettings(prompt: Prompt<unknown>): ResolvedSettings {
+    let settings = this.settingsByPrompt.get(prompt.settings);
+    if (settings === undefined) {
+      settings = Object.freeze(this.resolve(prompt));
+      this.settingsByPrompt.set(prompt.settings, settings);
+    }
+    return settings;
+  }
+
   private prepare<T>(
     prompt: Prompt<T>,
     overrides: PromptOverrides | undefined,
@@ -181,7 +198,7 @@ export class Agent {
       throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
     }
     if (overrides !== undefined) validateOverrides(overrides, this.name);
-    const settings = this.resolve(prompt, overrides);
+    const settings = overrides === undefined ? this.promptSettings(prompt) : this.resolve(prompt, overrides);
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
     // The judge, reflection passes and the plan drafter see nothing of the run they are called from.
     const fresh = startsFresh(this, prompt);
