@@ -1,21 +1,12 @@
 // Layer rules for src/ (plan/architecture.md "Allowed directions"; decision 0028).
 // `npm run lint:deps` runs this in CI after the typecheck.
 //
-// Temporary exceptions while the decoupling is in progress (ISSUE 12 item 1). The goal is to
-// shrink both lists to zero; never add to them.
-//  - coreExceptions: one exact `from -> to` pair each, with the reason it still exists.
-//  - known cycles: .dependency-cruiser-known-violations.json (dependency-cruiser's baseline,
-//    matched per cycle, not by wildcard). Regenerate ONLY after removing a cycle:
-//    `npm run lint:deps:baseline`.
+// Temporary exceptions while the decoupling is in progress (ISSUE 12 item 1): coreExceptions,
+// one exact `from -> to` pair each with the reason it still exists. The goal is zero; never add
+// to it. There is no baseline of known cycles any more: any cycle fails (decision 0030).
 
-/** Core files that still import a higher layer: [from, to, why]. */
-const coreExceptions = [
-  // validation: zod schemas for core's own public options.
-  ['src/core/workflow.ts', 'src/validation/workflow-config.schema.ts', 'WorkflowConfig check'],
-  ['src/core/workflow-context.ts', 'src/validation/step-options.schema.ts', 'ctx.step options check'],
-  ['src/core/run-step.ts', 'src/validation/step-options.schema.ts', 'backoff check'],
-  ['src/core/context-fan-out.ts', 'src/validation/fan-out-options.schema.ts', 'fan-out options check'],
-];
+/** Core files that still import a higher layer: [from, to, why]. None left (core's configs live in core/config). */
+const coreExceptions = [];
 
 /**
  * The layer graph above core, as it is today (minimal: only the directions in use). Shrinking it

@@ -3,9 +3,12 @@
  * without groundswell. Targets are ratios of a workload to its floor, measured in the same
  * process (interleaved run by run), because absolute times on these machines are noisy.
  *
- *  - W1 floor: the same N sequential awaited async steps inside one `AsyncLocalStorage.run`; each
- *    step reads the store (whose run it belongs to) and hands a start and an end event object
- *    (type, step name, run name, timestamp; the end event also the duration) to an observer callback.
+ *  - W1 floor: the same N sequential awaited steps, each the same work a step must do: its async
+ *    body runs in its own `AsyncLocalStorage.run` scope (code inside a step can ask which step it
+ *    is in, and work it starts mounts there), and a start and an end event object (type, step name,
+ *    run name, timestamp; the end event also the duration) go to an observer callback.
+ *  - W3's per-event floor (the W1 floor before it entered a scope per step): the same steps with a
+ *    synchronous body inside one `AsyncLocalStorage.run`: the price of an event alone.
  *  - W2 floor: the same fan-out, N concurrent async children of 10 awaited such steps each, all
  *    inside the one `AsyncLocalStorage.run`, every step with its start and end event.
  *  - W3 target: per event, against the W1 floor's cost per event (two events per step).
@@ -46,7 +49,28 @@ async function floorStep<T>(name: string, body: () => T, observer: FloorObserver
   return value;
 }
 
-/** W1 floor: `steps` sequential awaited steps in one AsyncLocalStorage.run, 2 events per step. */
+/** One step as a step must run: its async body inside its own scope, read by the body. */
+async function scopedStep<T>(name: string, body: () => Promise<T>, observer: FloorObserver): Promise<T> {
+  const run = storage.getStore()?.name;
+  const timestamp = performance.now();
+  observer.onEvent({ type: 'stepStart', name, run, timestamp });
+  const value = await storage.run({ name }, body);
+  const end = performance.now();
+  observer.onEvent({ type: 'stepEnd', name, run, timestamp: end, duration: end - timestamp });
+  return value;
+}
+
+/** W1 floor: `steps` sequential awaited steps, each an async body in its own scope, 2 events per step. */
+export function floorScopedSteps(steps: number, observer: FloorObserver): Promise<number> {
+  return storage.run({ name: 'floor-steps' }, async () => {
+    let count = 0;
+    const body = async (): Promise<number> => (storage.getStore() === undefined ? count : ++count);
+    for (let i = 0; i < steps; i += 1) await scopedStep('tick', body, observer);
+    return count;
+  });
+}
+
+/** W3's per-event floor: `steps` sequential awaited steps in one AsyncLocalStorage.run, 2 events per step. */
 export function floorSteps(steps: number, observer: FloorObserver): Promise<number> {
   return storage.run({ name: 'floor-steps' }, async () => {
     let count = 0;

@@ -27,7 +27,7 @@ import {
   measureInterleaved,
   recordRatio,
 } from './harness.js';
-import { floorSteps, type FloorObserver } from './floors.js';
+import { floorScopedSteps, floorSteps, type FloorObserver } from './floors.js';
 
 const STEPS = 100_000;
 const BIG_STEPS = 1_000_000;
@@ -45,6 +45,13 @@ const floorObserver: FloorObserver & { events: number } = {
 
 async function floorRun(): Promise<number> {
   const done = await floorSteps(STEPS, floorObserver);
+  if (done !== STEPS) throw new Error(`W1 floor: expected ${STEPS} steps, got ${done}`);
+  return done;
+}
+
+/** The W1 floor: each step's async body in its own scope. */
+async function scopedFloorRun(): Promise<number> {
+  const done = await floorScopedSteps(STEPS, floorObserver);
   if (done !== STEPS) throw new Error(`W1 floor: expected ${STEPS} steps, got ${done}`);
   return done;
 }
@@ -133,10 +140,14 @@ export async function runW1(plain: Measurement): Promise<void> {
 
   const counter: Counter = { events: 0 };
   // The ratio: workload and floor interleaved run by run.
-  const [stepsTimed, floor] = (await measureInterleaved([() => runSteps(STEPS, counter), floorRun])) as [Measurement, Measurement];
+  const [stepsTimed, floor, eventFloor] = (await measureInterleaved([() => runSteps(STEPS, counter), scopedFloorRun, floorRun])) as [
+    Measurement,
+    Measurement,
+    Measurement,
+  ];
   const eventsPerRun = counter.events / (stepsTimed.samples.length + DEFAULT_WARMUP);
   const floorPerStep = floor.medianNs / STEPS;
-  floorPerEventNs = floorPerStep / 2;
+  floorPerEventNs = eventFloor.medianNs / STEPS / 2;
   const byDefault = await measure(() => runSteps(STEPS, counter), { retained: true });
   const keepAll = await measure(() => runSteps(STEPS, counter, { maxChildrenPerNode: 1_000_000 }), { retained: true });
   // The same plain loop again, now that AsyncLocalStorage has installed promise hooks process-wide.
@@ -146,7 +157,17 @@ export async function runW1(plain: Measurement): Promise<void> {
   const ratio = perStep / floorPerStep;
   const rows: string[][] = [
     ['plain async, no AsyncLocalStorage (info)', fmtNs(plainPerStep), fmtNs(plain.minNs / STEPS), fmtX(plainPerStep / floorPerStep), '-', '-', '-', '-'],
-    ['FLOOR: one ALS.run, start+end event per step', fmtNs(floorPerStep), fmtNs(floor.minNs / STEPS), '1.00x', '-', '-', '-', '-'],
+    ['FLOOR: async body in its own ALS scope, start+end event per step', fmtNs(floorPerStep), fmtNs(floor.minNs / STEPS), '1.00x', '-', '-', '-', '-'],
+    [
+      "events only: sync body, one ALS.run for all (W3's floor) (info)",
+      fmtNs(eventFloor.medianNs / STEPS),
+      fmtNs(eventFloor.minNs / STEPS),
+      fmtX(eventFloor.medianNs / STEPS / floorPerStep),
+      '-',
+      '-',
+      '-',
+      '-',
+    ],
     [
       '@Step, default retention',
       fmtNs(perStep),
@@ -192,8 +213,8 @@ export async function runW1(plain: Measurement): Promise<void> {
   );
   console.log(
     `  (median of ${stepsTimed.samples.length} rounds after ${DEFAULT_WARMUP} warm-ups, @Step and floor interleaved; ~${int(eventsPerRun)} events/run\n` +
-      `   reached the observer, ${int(floorObserver.events / Math.max(1, stepsTimed.samples.length + DEFAULT_WARMUP))} per floor run; floor: ${int(STEPS)} awaited async steps in one\n` +
-      `   AsyncLocalStorage.run, each reading the store and handing a start and an end event object to an observer callback;\n` +
+      `   reached the observer, ${int(floorObserver.events / 2 / Math.max(1, stepsTimed.samples.length + DEFAULT_WARMUP))} per floor run; floor: ${int(STEPS)} awaited steps, each running its\n` +
+      `   async body in its own AsyncLocalStorage scope and handing a start and an end event object to an observer callback;\n` +
       `   retained = heapUsed after forced GC with the finished workflow referenced, minus before, / ${int(STEPS)} (separate runs);\n` +
       `   plain rows: the loop without ALS, before and after groundswell's ALS switched on Node 20's promise hooks)`,
   );

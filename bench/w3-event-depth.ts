@@ -138,13 +138,13 @@ export async function runW3(plainNs: number): Promise<void> {
       probe.label,
       ...values.map(fmtNs),
       fmtX(ratio),
-      recordRatio('W3', `${probe.label} at depth ${int(DEEPEST)} vs W1 floor/event`, ratio, TARGET_RATIO),
+      recordRatio('W3', `${probe.label} at depth ${int(DEEPEST)} vs event floor`, ratio, TARGET_RATIO),
       fmtX(flat),
       recordRatio('W3', `${probe.label} depth ${int(DEEPEST)} vs depth 1`, flat, TARGET_FLAT),
       `${verdict(deep, TARGET_NS_PER_EVENT)} ≤ ${TARGET_NS_PER_EVENT} ns`,
     ];
   });
-  rows.push(['W1 FLOOR per event (ALS.run, start+end event per awaited step)', '-', '-', '-', fmtNs(floorNs), '1.00x', '-', '-', '-', '-']);
+  rows.push(['event FLOOR per event (one ALS.run, start+end event per awaited step)', '-', '-', '-', fmtNs(floorNs), '1.00x', '-', '-', '-', '-']);
   rows.push(['plain async (await fn -> callback, no ALS) (info)', '-', '-', '-', fmtNs(plainNs), fmtX(plainNs / floorNs), '-', '-', '-', '-']);
   console.log(
     table(

@@ -3,8 +3,8 @@
  * against bare Node (`node -e ""`): wall time from spawn to exit (measured by this process) and
  * the child's peak RSS (`process.resourceUsage().maxRSS`, printed by the child at exit). Runs the
  * built package (dist/index.js, the package's own `exports`; built first if missing or older than
- * src). A separate run with a resolve hook lists which SDKs the import loaded: the Anthropic and
- * MCP SDKs must load only on first use of an agent or MCP server.
+ * src). A separate run with a resolve hook lists which SDKs (and zod) the import loaded: the Anthropic
+ * and MCP SDKs and zod must load only on first use of an agent or MCP server.
  * Target: ≤ 1.5× bare Node in both time and memory.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,7 +20,8 @@ const RUNS = 11;
 const WARMUP = 1;
 /** ≤ 1.5× bare Node's start time and memory. */
 const TARGET_RATIO = 1.5;
-const SDKS = ['@anthropic-ai/sdk', '@modelcontextprotocol/sdk'] as const;
+/** Loaded only on first use: the SDKs, and zod (an agent's first call; decision 0029). */
+const SDKS = ['@anthropic-ai/sdk', '@modelcontextprotocol/sdk', 'zod'] as const;
 
 interface Variant {
   label: string;
@@ -117,8 +118,8 @@ export async function runW8(): Promise<void> {
     { label: 'FLOOR: bare node -e ""', code: '' },
     { label: "import { Workflow, Step } from 'groundswell'", code: `const { Workflow, Step } = await import(${entry});\nif (typeof Workflow !== 'function' || typeof Step !== 'function') throw new Error('no Workflow');` },
     {
-      label: "groundswell + import('@anthropic-ai/sdk') (an agent's first call, info)",
-      code: `await import(${entry});\nawait import('@anthropic-ai/sdk');`,
+      label: "groundswell + import('@anthropic-ai/sdk', 'zod') (an agent's first call, info)",
+      code: `await import(${entry});\nawait import('@anthropic-ai/sdk');\nawait import('zod');`,
     },
   ];
 
@@ -161,7 +162,7 @@ export async function runW8(): Promise<void> {
   });
   console.log(
     table(
-      ['variant', 'wall', 'vs floor', 'status', 'max RSS', 'vs floor', 'status', 'in-process ready', 'SDKs loaded'],
+      ['variant', 'wall', 'vs floor', 'status', 'max RSS', 'vs floor', 'status', 'in-process ready', 'SDKs, zod loaded'],
       rows,
       ['left', 'right', 'right', 'left', 'right', 'right', 'left', 'right', 'left'],
     ),
@@ -169,7 +170,7 @@ export async function runW8(): Promise<void> {
   console.log(
     `  (target ≤ ${fmtX(TARGET_RATIO)} bare node in wall time and in max RSS; variants interleaved, ${WARMUP} warm-up round;\n` +
       `   wall = spawn to exit measured here; max RSS = the child's process.resourceUsage().maxRSS at the end;\n` +
-      `   in-process ready = the child's performance.now() after its imports; "SDKs loaded" = module URLs seen by a resolve\n` +
+      `   in-process ready = the child's performance.now() after its imports; "SDKs, zod loaded" = module URLs seen by a resolve\n` +
       `   hook in one extra run of each variant; the package is dist/index.js as built by npm run build)`,
   );
 }

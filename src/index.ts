@@ -1,9 +1,10 @@
 import './decorators/metadata.js';
 
 export { Workflow } from './core/workflow.js';
-export type { WorkflowConfig, WorkflowExecutor } from './core/workflow.js';
+export type { WorkflowExecutor } from './core/workflow.js';
+export type { WorkflowConfig } from './core/workflow-config.js';
 export { createWorkflow } from './core/create-workflow.js';
-export type { WorkflowContext } from './core/workflow-context.js';
+export type { WorkflowContext } from './core/workflow.js';
 export { EventTree } from './core/event-tree.js';
 export { WorkflowLogger } from './core/logger.js';
 export type { LoggerMeta } from './core/logger.js';
@@ -34,7 +35,8 @@ export { AgentError, HookError, MalformedResponseError, MaxTurnsExceededError, S
 export type { HookName, OutputIssue } from './agent/agent-errors.js';
 export type { AgentHooks, HookContext, PreToolUseDecision } from './agent/hooks.js';
 export type { ModelPrice, Pricing } from './agent/pricing.js';
-export type { AgentStreamEvent, ToolCallRecord } from './agent/prompt-call.js';
+export type { AgentStreamEvent } from './agent/prompt-call.js';
+export type { ToolCallRecord } from './agent/tool-call-record.js';
 export type { Skill } from './agent/skill.js';
 export type { GoalAncestry } from './types/goal-ancestry.js';
 export { DEFAULT_REFLECTION_ATTEMPTS } from './reflection/reflection-config.js';
@@ -54,7 +56,7 @@ export { signal } from './replay/signal.js';
 export type { SignalOptions } from './replay/signal.js';
 export { runIdOf } from './replay/run-durably.js';
 export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalValueError, WaitTimeoutError } from './replay/replay-errors.js';
-export type { DurableSetting } from './core/durable-runner.js';
+export type { DurableSetting } from './core/durable-setting.js';
 export type { WaitOptions, WaitSchema } from './core/run-journal.js';
 export {
   DEFAULT_INTROSPECTION_MAX_CHARS,

@@ -30,8 +30,9 @@ import { reflectionInterceptor } from './interceptors/reflection-interceptor.js'
 import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
 import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
 import { renderChildSlice } from '../trajectory/render-checkpoint.js';
-import { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
-import { PlanWatcher, type PlanWatchOptions } from '../goal-plans/plan-watcher.js';
+import type { PlanWatchOptions } from '../goal-plans/plan-watcher.js';
+import { getCurrentWorkflow } from '../core/ambient.js';
+import { turnFeaturesFor } from './turn-features.js';
 import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
@@ -43,6 +44,7 @@ import type { SecretMasker } from '../util/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
 import { validateAgentConfig, validateGoalAncestry, validateOverrides } from '../validation/agent-config.schema.js';
+import { loadZodChecked, zodReady } from '../validation/zod-version.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -88,6 +90,7 @@ export class Agent {
   private explicitAncestry: GoalAncestry | null;
   private readonly systemPrompt = new SystemPromptBuilder();
   private reflectorRef: Agent | undefined;
+  private readonly settingsByPrompt = new WeakMap<object, ResolvedSettings>();
 
   constructor(config: AgentConfig) {
     validateAgentConfig(config);
@@ -112,7 +115,7 @@ export class Agent {
    * declaration per level), explicit values winning, redacted field values masked, cleaned.
    */
   goalAncestry(): GoalAncestry {
-    const workflow = currentScope()?.workflow;
+    const workflow = getCurrentWorkflow();
     const own = callSecrets(workflow, this.config.env ?? {});
     return this.ancestryFor(workflow, workflow === undefined ? own : runMasker(workflow).with(own.secrets), false);
   }
@@ -130,7 +133,10 @@ export class Agent {
 
   /** Asks and resolves to the answer, validated by the prompt's schema. */
   async prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
-    return (await this.execute(prompt, overrides)).value;
+    // `execute` without its duration and result copy: a cache hit is mostly this path's overhead.
+    const client = this.clientRef ?? (await this.defaultClient());
+    const call = this.prepare(prompt, overrides, undefined, client);
+    return (await call.tree.run(() => pipeline(call))).value;
   }
 
   /**
@@ -147,6 +153,7 @@ export class Agent {
   /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */
   async execute<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<AgentResult<T>> {
     const client = this.clientRef ?? (await this.defaultClient());
+    if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
     const started = call.tree.now();
     const outcome = await call.tree.run(() => pipeline(call));
@@ -157,6 +164,7 @@ export class Agent {
   stream<T>(prompt: Prompt<T>, overrides?: PromptOverrides): AgentStream<T> {
     return new AgentStream<T>(async (emit) => {
       const client = this.clientRef ?? (await this.defaultClient());
+      if (!zodReady()) await loadZodChecked();
       const call = this.prepare(prompt, overrides, emit, client);
       const outcome = await call.tree.run(() => pipeline(call));
       return outcome.value;
@@ -166,6 +174,19 @@ export class Agent {
   /** The settings a call would use: prompt > overrides > agent > defaults, field by field. */
   resolve(prompt: Prompt<unknown>, overrides?: PromptOverrides): ResolvedSettings {
     return resolveSettings(prompt.settings, overrides, this.config);
+  }
+
+  /**
+   * `resolve(prompt)` without overrides, once per prompt settings object: both layers are frozen,
+   * so the result cannot change (it is frozen too, as it is shared by every call of the prompt).
+   */
+  private promptSettings(prompt: Prompt<unknown>): ResolvedSettings {
+    let settings = this.settingsByPrompt.get(prompt.settings);
+    if (settings === undefined) {
+      settings = Object.freeze(this.resolve(prompt));
+      this.settingsByPrompt.set(prompt.settings, settings);
+    }
+    return settings;
   }
 
   private prepare<T>(
@@ -178,7 +199,7 @@ export class Agent {
       throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
     }
     if (overrides !== undefined) validateOverrides(overrides, this.name);
-    const settings = this.resolve(prompt, overrides);
+    const settings = overrides === undefined ? this.promptSettings(prompt) : this.resolve(prompt, overrides);
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
     // The judge, reflection passes and the plan drafter see nothing of the run they are called from.
     const fresh = startsFresh(this, prompt);
@@ -186,7 +207,7 @@ export class Agent {
     // run learns them, so whatever it stores from now on (events, logs, errors) is masked; the
     // call masks its ancestry, trajectory and cache with all the run knows (a child agent called
     // from a tool thus masks its parent's env too).
-    const workflow = currentScope()?.workflow;
+    const workflow = getCurrentWorkflow();
     const own = callSecrets(workflow, settings.env);
     if (workflow !== undefined) addRunSecrets(workflow, own);
     const secrets = workflow === undefined ? own : runMasker(workflow);
@@ -212,24 +233,23 @@ export class Agent {
         stop: settings.stop,
       };
     };
-    const mode = checkpointMode(this.config.trajectory);
-    const mask = (text: string): string => secrets.text(text);
-    // Called from inside another agent's run: a scoped slice of its checkpoint, and no grounding
-    // pass of our own unless this agent asks for one. A fresh call is not part of that run.
+    // Called from inside another agent's run: a scoped slice of its checkpoint. A fresh call is
+    // not part of that run.
     const parentCheckpoint = fresh ? undefined : parentCheckpointAt(currentScope()?.node);
-    const grounding =
-      parentCheckpoint !== undefined && this.config.trajectory?.grounding === undefined ? 'off' : groundingMode(this.config.trajectory);
     const parentSlice = parentCheckpoint === undefined ? '' : renderChildSlice(parentCheckpoint, prompt.user);
-    const trajectory =
-      mode === 'off'
-        ? undefined
-        : new TrajectoryTracker(mode, grounding, goalAncestry.goal ?? prompt.user, mask, this.config.trajectory?.maxChars);
+    const turnFeatures = turnFeaturesFor({
+      agentName: this.name,
+      config: this.config,
+      prompt,
+      settings,
+      goalAncestry,
+      secrets,
+      nested: parentCheckpoint !== undefined,
+    });
     const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
     const shared = {
-      trajectory,
+      turnFeatures,
       secrets,
-      contextBudget: this.config.trajectory?.contextBudget,
-      planWatcher: this.config.plan ? new PlanWatcher(this.config.plan) : undefined,
       agentName: this.name,
       promptId: prompt.id,
       settings,

@@ -1,9 +1,10 @@
 import { cacheIdentity, entryHeader, type CacheEntryHeader } from '../cache/cache-entry-header.js';
-import { cacheKey, cacheKeyFromParts, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
+import { cacheKeyFromParts, cacheKeyOfRequest, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
 import type { CacheKeyPartHashes } from '../cache/cache-key-parts.js';
 import type { CacheKeyPart } from '../types/cache.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import type { PromptCall } from './prompt-call.js';
+import { callRequestText } from './request-text-memo.js';
 import { localHandler } from './toolset.js';
 
 /** One MCP server as the key covers it: its name and what it offers (read by the caller, lazily). */
@@ -35,26 +36,53 @@ export function callCacheKey<T>(
   planText: string | undefined,
   mcps: readonly McpKeyPart[],
 ): CallCacheKey {
-  const input = keyInput(call, planText, mcps);
-  let parts: CacheKeyPartHashes | undefined;
-  const partsOf = (): CacheKeyPartHashes => (parts ??= cacheKeyPartHashes(input, call.plan.systemSections));
-  const key = ignore.size === 0 ? cacheKey(input, call.agentName) : cacheKeyFromParts(partsOf(), ignore, call.agentName);
-  const identity = (): string => cacheIdentity(call.agentName, call.prompt.name);
-  return {
-    key,
-    parts: partsOf,
-    identity,
-    header: (createdAt) =>
-      entryHeader({
-        agent: call.agentName,
-        prompt: maskedPromptName(call.prompt, call.secrets),
-        identity: identity(),
-        model: call.plan.model,
-        parts: partsOf(),
-        ignored: ignore,
-        createdAt,
-      }),
-  };
+  return new KeyOfCall(call, ignore, planText, mcps);
+}
+
+/**
+ * A class, not an object of closures: a hit builds one per call and uses only `key`. The key
+ * input is built only when needed: a hit of a prompt asked before reuses its request text.
+ */
+class KeyOfCall<T> implements CallCacheKey {
+  readonly key: string;
+  private keyInput: CacheKeyInput | undefined;
+  private partHashes: CacheKeyPartHashes | undefined;
+
+  constructor(
+    private readonly call: PromptCall<T>,
+    private readonly ignore: ReadonlySet<CacheKeyPart>,
+    private readonly planText: string | undefined,
+    private readonly mcps: readonly McpKeyPart[],
+  ) {
+    this.key =
+      ignore.size === 0
+        ? cacheKeyOfRequest(callRequestText(call, planText, mcps, () => this.input()), call.prompt.data, call.agentName)
+        : cacheKeyFromParts(this.parts(), ignore, call.agentName);
+  }
+
+  parts(): CacheKeyPartHashes {
+    return (this.partHashes ??= cacheKeyPartHashes(this.input(), this.call.plan.systemSections));
+  }
+
+  identity(): string {
+    return cacheIdentity(this.call.agentName, this.call.prompt.name);
+  }
+
+  header(createdAt: number): CacheEntryHeader {
+    return entryHeader({
+      agent: this.call.agentName,
+      prompt: maskedPromptName(this.call.prompt, this.call.secrets),
+      identity: this.identity(),
+      model: this.call.plan.model,
+      parts: this.parts(),
+      ignored: this.ignore,
+      createdAt,
+    });
+  }
+
+  private input(): CacheKeyInput {
+    return (this.keyInput ??= keyInput(this.call, this.planText, this.mcps));
+  }
 }
 
 function keyInput<T>(call: PromptCall<T>, planText: string | undefined, mcps: readonly McpKeyPart[]): CacheKeyInput {

@@ -1,4 +1,5 @@
-import { currentScope, runInScope } from '../core/scope.js';
+import { getCurrentWorkflow } from '../core/ambient.js';
+import { runInScope } from '../core/scope.js';
 import { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import type { EventPayload } from '../types/events.js';
@@ -16,7 +17,7 @@ export class CallTree {
   ) {}
 
   static open(kind: NodeKind, name: string): CallTree {
-    const workflow = currentScope()?.workflow;
+    const workflow = getCurrentWorkflow();
     if (workflow === undefined) return new CallTree(undefined, undefined);
     const parent = workflow.mountPoint();
     const node = new TreeNode(kind, name, workflow);

@@ -2,19 +2,17 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../goals/goal-ancestry.js';
 import type { Reflector, Revision } from '../reflection/reflection-pass.js';
-import type { TrajectoryTracker } from '../trajectory/trajectory-tracker.js';
-import type { ContextBudget } from '../trajectory/compaction.js';
-import type { PlanWatcher } from '../goal-plans/plan-watcher.js';
 import type { Cache } from '../cache/cache.js';
 import type { SystemSections } from '../cache/cache-key.js';
 import type { CacheMissInfo } from '../types/cache.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
-import type { VerifierOutcome } from '../types/trajectory.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
 import type { Pricing } from './pricing.js';
+import type { ToolCallRecord } from './tool-call-record.js';
+import type { TurnFeature } from './turn-feature.js';
 
 /** What is sent, fixed before any interceptor runs so the cache key covers exactly the request. */
 export interface RequestPlan {
@@ -32,23 +30,6 @@ export interface RequestPlan {
   readonly maxTokens: number;
   readonly temperature: number | undefined;
   readonly stop: readonly string[] | undefined;
-}
-
-export interface ToolCallRecord {
-  readonly toolUseId: string;
-  readonly name: string;
-  readonly kind: 'local' | 'mcp';
-  readonly input: unknown;
-  readonly output: string;
-  readonly isError: boolean;
-  readonly duration: number;
-  readonly blockedReason?: string;
-  /** The call ran a child agent or workflow (its result is the child's, to be verified). */
-  readonly delegated?: boolean;
-  /** Served from a durable run's store: the tool did not run again, so this is no fresh read. */
-  readonly replayed?: boolean;
-  /** For a `verify` tool that ran: how it came out (`unknown` when its result could not be read). */
-  readonly outcome?: VerifierOutcome;
 }
 
 /** Text, tool and usage events of a streamed call, then the validated result. */
@@ -83,12 +64,11 @@ export interface PromptCall<T> {
   readonly tree: CallTree;
   /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
   readonly meter: UsageMeter;
-  /** The plan file kept in view (resync at start and after compaction, reminders when stale). */
-  readonly planWatcher: PlanWatcher | undefined;
-  /** When set, older turns of the tool loop are compacted beyond this budget. */
-  readonly contextBudget: ContextBudget | undefined;
-  /** The call's trajectory (observations and checkpoints), unless checkpoints are off. */
-  readonly trajectory: TrajectoryTracker | undefined;
+  /**
+   * What runs around each model request and tool round of this call (compaction, plan reminders,
+   * trajectory checkpoints; see `turn-features.ts`), in order; empty when the call uses none.
+   */
+  readonly turnFeatures: readonly TurnFeature[];
   /** The secrets to mask in what outlives the call: its env and redacted values, and all its run knows. */
   readonly secrets: SecretMasker;
   /** The agent that reflects on a failed attempt of this call. */

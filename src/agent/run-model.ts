@@ -4,25 +4,26 @@ import type {
   MessageCreateParamsNonStreaming,
   MessageParam,
   TextBlockParam,
+  Tool,
   ToolResultBlockParam,
   ToolUseBlock,
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Middleware } from '@anthropic-ai/sdk';
 import { loadMcpRuntime } from '../mcp/load-mcp-runtime.js';
 import type { McpConnection } from '../mcp/mcp-connection.js';
-import { groundCheckpoint } from '../trajectory/grounding.js';
-import { compactMessages } from '../trajectory/compaction.js';
 import { errorMessage } from '../util/describe.js';
 import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
 import { checkedAnswer } from './checked-answer.js';
-import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
+import { loadAnthropicRuntime, loadedAnthropicRuntime, type AnthropicRuntime } from './load-anthropic-runtime.js';
 import type { HookContext } from './hooks.js';
 import { runHook, runPreToolUse } from './run-hook.js';
 import { priced, usageFromApi } from './pricing.js';
-import type { PromptCall, PromptOutcome, ToolCallRecord } from './prompt-call.js';
+import type { PromptCall, PromptOutcome } from './prompt-call.js';
+import type { ToolCallRecord } from './tool-call-record.js';
+import { afterToolCall, afterToolRound, beforeRequest, observesToolCalls } from './turn-pipeline.js';
 import { ANSWER_TOOL, answerTool, outputFormat, parseAnswer } from './structured-output.js';
 import { indexHandlers, localHandler, mcpHandlers, type ToolHandler, type ToolOutcome } from './toolset.js';
 
@@ -44,7 +45,12 @@ export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>
         call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'connected', duration: call.tree.now() - started });
       }
     }
-    const handlers = indexHandlers([...call.settings.tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
+    const tools = call.settings.tools;
+    // No tools and no servers (a plain structured answer) skips building the index.
+    const handlers =
+      tools.length === 0 && connections.length === 0
+        ? NO_HANDLERS
+        : indexHandlers([...tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
     return await toolLoop(call, handlers);
   } finally {
     for (const connection of connections) {
@@ -54,33 +60,29 @@ export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>
   }
 }
 
-async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandler>): Promise<PromptOutcome<T>> {
+async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): Promise<PromptOutcome<T>> {
   const { plan, settings } = call;
   const toolMode = settings.structuredOutput === 'tool';
   const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
-  const tools = [...handlers.values()].map((handler) => handler.definition);
-  if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
-  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> = {
-    model: plan.model,
-    max_tokens: plan.maxTokens,
-    ...(plan.systemParam !== undefined ? { system: plan.systemParam } : {}),
-    ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),
-    ...(plan.stop !== undefined ? { stop_sequences: [...plan.stop] } : {}),
-    ...(tools.length > 0 ? { tools } : {}),
-    ...(toolMode
-      ? { tool_choice: handlers.size > 0 ? { type: 'any' as const } : { type: 'tool' as const, name: ANSWER_TOOL } }
-      : { output_config: { format: outputFormat(call.prompt.responseFormat, runtime) } }),
-  };
+  const base = requestBase(call, handlers, toolMode, runtime);
   const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];
   let usage: TokenUsage = { ...ZERO_USAGE };
 
+  const features = call.turnFeatures;
+  // Only calls that have turn features pay for their awaits.
+  const withFeatures = features.length > 0;
+  const observed = withFeatures && observesToolCalls(features);
+
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
-    const compacted = compactIfNeeded(call, messages, turn);
-    let params: MessageCreateParamsNonStreaming = { ...base, messages: [...messages] };
-    // Only calls that use these features pay for their awaits.
-    if (call.planWatcher !== undefined) params = await withPlan(call, params, turn, compacted);
-    if (call.trajectory !== undefined) params = await withCheckpoint(call, params, turn);
+    let params: MessageCreateParamsNonStreaming;
+    if (withFeatures) {
+      const blocks = await beforeRequest(call, features, turn, messages);
+      params = { ...base, messages: [...messages] };
+      if (blocks.length > 0) params = withSystemBlocks(params, blocks);
+    } else {
+      params = { ...base, messages: [...messages] };
+    }
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
@@ -92,8 +94,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
     call.onStream?.({ type: 'usage', usage: turnUsage, turn });
     messages.push({ role: 'assistant', content: response.content });
 
-    const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    const answerCall = toolMode ? toolUses.find((block) => block.name === ANSWER_TOOL) : undefined;
+    const toolUses = response.content.filter(isToolUse);
+    const answerCall = toolMode ? toolUses.find(isAnswerCall) : undefined;
     if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
       if (toolMode && answerCall === undefined) {
         throw new StructuredOutputError(
@@ -118,129 +120,100 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: Map<string, ToolHandle
       };
     }
     const results: ToolResultBlockParam[] = [];
+    const round: ToolCallRecord[] = [];
     for (const toolUse of toolUses) {
       const record = await runTool(call, handlers, toolUse, turn);
       toolCalls.push(record);
-      const handler = handlers.get(toolUse.name);
-      const target = handler?.targetOf?.(toolUse.input);
-      call.trajectory?.record({
-        turn,
-        toolName: toolUse.name,
-        ...(handler?.effect !== undefined ? { effect: handler.effect } : {}),
-        ...(target !== undefined ? { target } : {}),
-        input: toolUse.input,
-        output: record.output,
-        isError: record.isError,
-        blocked: record.blockedReason !== undefined,
-        ...(record.delegated ? { child: true } : {}),
-        ...(record.outcome !== undefined ? { outcome: record.outcome } : {}),
-      });
+      if (observed) {
+        const handler = handlers.get(toolUse.name);
+        const target = handler?.targetOf?.(toolUse.input);
+        afterToolCall(features, {
+          turn,
+          record,
+          ...(handler?.effect !== undefined ? { effect: handler.effect } : {}),
+          ...(target !== undefined ? { target } : {}),
+        });
+      }
+      if (withFeatures) round.push(record);
       results.push({ type: 'tool_result', tool_use_id: toolUse.id, content: record.output, is_error: record.isError });
     }
+    if (withFeatures) afterToolRound(features, turn, round);
     messages.push({ role: 'user', content: results });
   }
   throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
 }
 
+const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
+
 /**
- * The request with the current trajectory checkpoint as the last system block (after the cached
- * sections: it replaces the previous one on every request, it never accumulates). A changed
- * checkpoint is reported as an event; in shadow mode nothing is injected.
+ * Every request's fields but the messages, in the order they are sent (the key order is part of
+ * the body recordings and cache keys compare). Plain assignments: this runs once per call.
  */
-async function withCheckpoint<T>(
+function requestBase<T>(
   call: PromptCall<T>,
-  params: MessageCreateParamsNonStreaming,
-  turn: number,
-): Promise<MessageCreateParamsNonStreaming> {
-  const tracker = call.trajectory;
-  const update = tracker?.beforeRequest(turn);
-  if (tracker === undefined || update === undefined) return params;
-  let { checkpoint, changed, inject } = update;
-  if (update.groundingDue) {
-    // The tool-less grounding request; its tokens are part of this call.
-    const grounded = await groundCheckpoint(call.client, call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000), call.tree.signal);
-    if (grounded.usage !== undefined) {
-      call.meter.usage = addUsage(call.meter.usage, priced(grounded.usage, call.plan.model, call.pricing));
-    }
-    // The model's own assessment may quote a secret it was shown: masked like every other field.
-    const text = tracker.adoptGrounded(call.secrets.value(grounded.checkpoint), changed);
-    const latest = tracker.latest ?? checkpoint;
-    changed = changed || latest.revision !== checkpoint.revision || latest.groundingSource !== checkpoint.groundingSource;
-    checkpoint = latest;
-    if (inject !== '' || text !== '') inject = text;
-  }
-  if (changed) {
-    call.tree.emit({
-      type: 'trajectoryCheckpoint',
-      agentName: call.agentName,
-      revision: checkpoint.revision,
-      assessment: checkpoint.assessment,
-      injected: inject !== '',
-      checkpoint,
-    });
-  }
-  return inject === '' ? params : appendSystemBlock(params, inject);
+  handlers: ReadonlyMap<string, ToolHandler>,
+  toolMode: boolean,
+  runtime: AnthropicRuntime,
+): Omit<MessageCreateParamsNonStreaming, 'messages'> {
+  const { plan } = call;
+  // `temperature` is sent as before, though this SDK's request type no longer lists it.
+  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> & { temperature?: number } = {
+    model: plan.model,
+    max_tokens: plan.maxTokens,
+  };
+  if (plan.systemParam !== undefined) base.system = plan.systemParam;
+  if (plan.temperature !== undefined) base.temperature = plan.temperature;
+  if (plan.stop !== undefined) base.stop_sequences = [...plan.stop];
+  const tools: Tool[] = [];
+  for (const handler of handlers.values()) tools.push(handler.definition);
+  if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
+  if (tools.length > 0) base.tools = tools;
+  if (toolMode) base.tool_choice = handlers.size > 0 ? { type: 'any' } : { type: 'tool', name: ANSWER_TOOL };
+  else base.output_config = { format: outputFormat(call.prompt.responseFormat, runtime) };
+  return base;
 }
 
-/** Compacts the conversation in place when it is over the configured budget, and reports it. */
-function compactIfNeeded<T>(call: PromptCall<T>, messages: MessageParam[], turn: number): boolean {
-  const budget = call.contextBudget;
-  if (budget === undefined) return false;
-  const summaries = call.trajectory?.summaries(turn) ?? [];
-  const result = compactMessages(messages, budget, summaries);
-  if (result === undefined) return false;
-  messages.splice(0, messages.length, ...result.messages);
-  call.trajectory?.noteCompaction();
-  call.tree.emit({
-    type: 'contextCompacted',
-    agentName: call.agentName,
-    turn,
-    droppedTurns: result.droppedTurns,
-    strategy: budget.strategy ?? 'drop',
-    beforeChars: result.beforeChars,
-    afterChars: result.afterChars,
-  });
-  return true;
+function isToolUse(block: ContentBlock): block is ToolUseBlock {
+  return block.type === 'tool_use';
 }
 
-/** The plan, when it is due, as an extra system block of this request only (never in history). */
-async function withPlan<T>(
-  call: PromptCall<T>,
-  params: MessageCreateParamsNonStreaming,
-  turn: number,
-  compacted: boolean,
-): Promise<MessageCreateParamsNonStreaming> {
-  const text = (await call.planWatcher?.beforeRequest(turn, compacted)) ?? '';
-  return text === '' ? params : appendSystemBlock(params, text);
+function isAnswerCall(block: ToolUseBlock): boolean {
+  return block.name === ANSWER_TOOL;
 }
 
-/** The request with one more system block at the end (for this request only). */
-function appendSystemBlock(params: MessageCreateParamsNonStreaming, text: string): MessageCreateParamsNonStreaming {
+/** The request with the features' blocks after the cached system sections (for this request only). */
+function withSystemBlocks(params: MessageCreateParamsNonStreaming, texts: readonly string[]): MessageCreateParamsNonStreaming {
   const system = params.system;
   const blocks: TextBlockParam[] =
     system === undefined ? [] : typeof system === 'string' ? [{ type: 'text', text: system }] : [...system];
-  blocks.push({ type: 'text', text });
+  for (const text of texts) blocks.push({ type: 'text', text });
   return { ...params, system: blocks };
 }
 
 /** One model request, its answer checked; streamed turn by turn for `agent.stream()`. */
-async function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
-  const signal = call.tree.signal;
-  const attempts = { count: 0 };
+function send<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming): Promise<Message> {
+  const { tree, agentName } = call;
+  const options: { middleware?: Middleware[]; signal?: AbortSignal } = {};
+  let attempt = noAttempts;
   // Outside a workflow there is nobody to report attempts to, so the SDK keeps its fast path.
-  const options = {
-    ...(call.tree.workflow !== undefined ? { middleware: [attemptReporter(call, attempts)] } : {}),
-    ...(signal ? { signal } : {}),
-  };
-  const checked = { agentName: call.agentName, tree: call.tree, attempt: () => attempts.count };
-  if (call.onStream === undefined) {
+  if (tree.workflow !== undefined) {
+    const attempts = { count: 0 };
+    options.middleware = [attemptReporter(call, attempts)];
+    attempt = () => attempts.count;
+  }
+  if (tree.signal) options.signal = tree.signal;
+  const onStream = call.onStream;
+  if (onStream === undefined) {
     const pending = call.client.messages.create(params, options);
-    return checkedAnswer({ ...checked, answer: pending, response: () => pending.asResponse() });
+    return checkedAnswer({ agentName, tree, attempt, answer: pending, response: () => pending.asResponse() });
   }
   const stream = call.client.messages.stream(params, options);
-  const onStream = call.onStream;
   stream.on('text', (text) => onStream({ type: 'text', text }));
-  return checkedAnswer({ ...checked, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) });
+  return checkedAnswer({ agentName, tree, attempt, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) });
+}
+
+function noAttempts(): number {
+  return 0;
 }
 
 /** Reports every failed HTTP attempt of a request, so the SDK's retries show in the tree. */
@@ -266,7 +239,7 @@ function attemptReporter<T>(call: PromptCall<T>, attempts: { count: number }): M
 
 async function runTool<T>(
   call: PromptCall<T>,
-  handlers: Map<string, ToolHandler>,
+  handlers: ReadonlyMap<string, ToolHandler>,
   toolUse: ToolUseBlock,
   turn: number,
 ): Promise<ToolCallRecord> {
@@ -293,7 +266,7 @@ async function runTool<T>(
 
 async function invokeTool<T>(
   call: PromptCall<T>,
-  handlers: Map<string, ToolHandler>,
+  handlers: ReadonlyMap<string, ToolHandler>,
   handler: ToolHandler | undefined,
   toolUse: ToolUseBlock,
   node: CallTree,
@@ -373,8 +346,7 @@ export function hookBase<T>(call: PromptCall<T>, turn: number): HookContext {
 }
 
 function textOf(content: readonly ContentBlock[]): string {
-  return content
-    .filter((block): block is Extract<ContentBlock, { type: 'text' }> => block.type === 'text')
-    .map((block) => block.text)
-    .join('');
+  let text = '';
+  for (const block of content) if (block.type === 'text') text += block.text;
+  return text;
 }

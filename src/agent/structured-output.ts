@@ -1,5 +1,6 @@
 import type { JSONOutputFormat, Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { loadedZodOrFail } from '../util/load-zod.js';
 import { StructuredOutputError, type OutputIssue } from './agent-errors.js';
 import type { AnthropicRuntime } from './load-anthropic-runtime.js';
 
@@ -17,7 +18,7 @@ const formats = new WeakMap<z.ZodType, JSONOutputFormat>();
 export function outputFormat(schema: z.ZodType, runtime: AnthropicRuntime): JSONOutputFormat {
   let format = formats.get(schema);
   if (format === undefined) {
-    const json = z.toJSONSchema(schema, { io: 'input', reused: 'ref', unrepresentable: 'any' }) as Record<string, unknown>;
+    const json = loadedZodOrFail().toJSONSchema(schema, { io: 'input', reused: 'ref', unrepresentable: 'any' }) as Record<string, unknown>;
     const { $schema: _dialect, ...strict } = runtime.transformJSONSchema(json) as Record<string, unknown>;
     format = { type: 'json_schema', schema: strict };
     formats.set(schema, format);

@@ -19,6 +19,8 @@ export interface SystemPrompt {
   readonly sections: SystemSections;
 }
 
+const NO_ANCESTRY = JSON.stringify([undefined, undefined, undefined, undefined]);
+
 /** Renders the stable sections, reusing the last results for unchanged inputs. */
 export class SystemPromptBuilder {
   private readonly ancestryMemo = new Map<string, string>();
@@ -35,7 +37,7 @@ export class SystemPromptBuilder {
    * state, are appended after these by later layers.)
    */
   build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = [], parentSlice = ''): SystemPrompt {
-    const identity = [settings.system ?? '', renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
+    const identity = identityOf(settings);
     const why = this.ancestrySection(ancestry);
     const lessons = [renderGuidance(guidance), parentSlice].filter((s) => s !== '').join('\n\n');
     const sections = { identity, ancestry: why, guidance: lessons };
@@ -52,7 +54,12 @@ export class SystemPromptBuilder {
   }
 
   private ancestrySection(ancestry: GoalAncestry): string {
-    const key = JSON.stringify([ancestry.mission, ancestry.project, ancestry.goal, ancestry.task]);
+    const { mission, project, goal, task } = ancestry;
+    // No ancestry (most calls outside a workflow): the same memo key, without serialising it.
+    const key =
+      mission === undefined && project === undefined && goal === undefined && task === undefined
+        ? NO_ANCESTRY
+        : JSON.stringify([mission, project, goal, task]);
     const cached = this.ancestryMemo.get(key);
     if (cached !== undefined) {
       this.stats.reused += 1;
@@ -65,4 +72,12 @@ export class SystemPromptBuilder {
     this.ancestryMemo.set(key, rendered);
     return rendered;
   }
+}
+
+/** The system text and the skills section, the empty ones left out. */
+function identityOf(settings: ResolvedSettings): string {
+  const system = settings.system ?? '';
+  // Without skills (the usual case) there is nothing to join: no arrays per call.
+  if (settings.skills.length === 0) return system.trim() === '' ? '' : system;
+  return [system, renderSkills(settings.skills)].filter((s) => s.trim() !== '').join('\n\n');
 }

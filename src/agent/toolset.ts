@@ -1,6 +1,7 @@
 import { errorMessage } from '../util/describe.js';
 import type { Tool as ApiTool } from '@anthropic-ai/sdk/resources/messages/messages';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { loadedZodOrFail } from '../util/load-zod.js';
 import type { McpConnection } from '../mcp/mcp-connection.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
@@ -34,7 +35,7 @@ const inputSchemas = new WeakMap<z.ZodType, ApiTool['input_schema']>();
 function inputSchemaOf(schema: z.ZodType): ApiTool['input_schema'] {
   let json = inputSchemas.get(schema);
   if (json === undefined) {
-    json = withoutDialect(z.toJSONSchema(schema) as Record<string, unknown>);
+    json = withoutDialect(loadedZodOrFail().toJSONSchema(schema) as Record<string, unknown>);
     inputSchemas.set(schema, json);
   }
   return json;

@@ -4,6 +4,7 @@ import type { CacheKeyPart } from '../types/cache.js';
 import { CACHE_KEY_PARTS, type CacheKeyPartHashes } from './cache-key-parts.js';
 import { canonicalJson } from './canonical-json.js';
 import { schemaHash } from './schema-hash.js';
+import { sha256Hex } from './sha256-hex.js';
 
 /**
  * Everything that shapes the answer to one prompt, as it would be sent: prompt-level overrides
@@ -43,19 +44,47 @@ export interface SystemSections {
  * Throws a UsageError naming the path when the input holds something that is not JSON data.
  */
 export function cacheKey(input: CacheKeyInput, namespace = 'gs'): string {
+  return cacheKeyOfRequest(requestText(input), input.data, namespace);
+}
+
+/**
+ * The canonical JSON of the input without its `data`, the response schema as its hash: what the
+ * key hashes before the data. A caller that knows nothing changed can reuse it (the agent does).
+ */
+export function requestText(input: CacheKeyInput): string {
   const { data, ...rest } = input;
-  const request = { ...rest, responseSchema: schemaHash(input.responseSchema) };
-  const digest = createHash('sha256')
-    .update(canonicalJson(request))
-    .update('\n')
-    .update(canonicalData(data))
-    .digest('hex');
-  return `${cacheKeyPrefix(namespace)}${digest}`;
+  return canonicalJson({ ...rest, responseSchema: schemaHash(input.responseSchema) });
+}
+
+/** `cacheKey` from the input's {@link requestText} and its data. */
+export function cacheKeyOfRequest(request: string, data: unknown, namespace = 'gs'): string {
+  return `${cacheKeyPrefix(namespace)}${keyDigest(request, data)}`;
 }
 
 // A prompt's data is deep-frozen, so its canonical text is computed once per data object.
 // (Callers passing their own frozen objects must freeze them deeply too.)
 const frozenData = new WeakMap<object, string>();
+
+/**
+ * Digests of frozen data by the request text they were hashed with: asking the same prompt again
+ * (every cache hit) then hashes nothing. Bounded per data object, and dropped with it.
+ */
+const digestsByData = new WeakMap<object, Map<string, string>>();
+const DIGESTS_PER_DATA = 16;
+
+/** SHA-256 hex of `request`, a newline and the canonical data: the digest part of a whole-input key. */
+function keyDigest(request: string, data: unknown): string {
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return sha256Hex(`${request}\n${wrapped(data)}`);
+  let digests = digestsByData.get(data);
+  let hex = digests?.get(request);
+  if (hex === undefined) {
+    hex = sha256Hex(`${request}\n${canonicalData(data)}`);
+    if (digests === undefined) digestsByData.set(data, (digests = new Map()));
+    else if (digests.size >= DIGESTS_PER_DATA) digests.clear();
+    digests.set(request, hex);
+  }
+  return hex;
+}
 
 function canonicalData(data: unknown): string {
   if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return wrapped(data);
@@ -107,7 +136,7 @@ export function cacheKeyFromParts(parts: CacheKeyPartHashes, ignore: ReadonlySet
 }
 
 function digest(value: unknown): string {
-  return createHash('sha256').update(canonicalJson({ value })).digest('hex');
+  return sha256Hex(canonicalJson({ value }));
 }
 
 const dataDigests = new WeakMap<object, string>();
@@ -117,16 +146,25 @@ function dataDigest(data: unknown): string {
   const frozen = typeof data === 'object' && data !== null && Object.isFrozen(data);
   let hex = frozen ? dataDigests.get(data) : undefined;
   if (hex === undefined) {
-    hex = createHash('sha256').update(canonicalData(data)).digest('hex');
+    hex = sha256Hex(canonicalData(data));
     if (frozen) dataDigests.set(data, hex);
   }
   return hex;
 }
+
+const prefixes = new Map<string, string>();
 
 /**
  * The prefix every key of `namespace` starts with, for `cache.bustPrefix(cacheKeyPrefix('researcher'))`.
  * `:` and `%` in a namespace are percent-encoded, so namespace `a` never matches keys of `a:b`.
  */
 export function cacheKeyPrefix(namespace: string): string {
-  return `${namespace.replaceAll('%', '%25').replaceAll(':', '%3A')}:`;
+  let prefix = prefixes.get(namespace);
+  if (prefix === undefined) {
+    prefix = `${namespace.replaceAll('%', '%25').replaceAll(':', '%3A')}:`;
+    // Namespaces are agent names, a handful per process; bounded all the same.
+    if (prefixes.size >= 256) prefixes.clear();
+    prefixes.set(namespace, prefix);
+  }
+  return prefix;
 }

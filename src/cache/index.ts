@@ -15,3 +15,8 @@ export type { CacheKeyPartHashes } from './cache-key-parts.js';
 export { cacheKey, cacheKeyPartHashes, cacheKeyPrefix } from './cache-key.js';
 export type { CacheKeyInput, SystemSections } from './cache-key.js';
 export { schemaHash } from './schema-hash.js';
+
+// This entry may load zod: cacheKey() is synchronous, and a schema's metadata counts in its hash.
+import * as zod from 'zod';
+import { provideZod } from '../util/load-zod.js';
+provideZod(zod);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { globalRegistry, type z } from 'zod';
+import type { z } from 'zod';
+import { loadedZod } from '../util/load-zod.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -124,7 +125,7 @@ class SchemaEncoder {
     const out: { [key: string]: Data } = {};
     try {
       out.def = this.def(internals.def);
-      const meta: unknown = globalRegistry.get(schema as z.core.$ZodType);
+      const meta: unknown = metadataRegistry()?.get(schema as z.core.$ZodType);
       if (meta !== undefined) out.meta = this.value(meta);
       // z.instanceof keeps its class outside the def; the class is what the check tests.
       const bag = internals.bag;
@@ -231,6 +232,15 @@ function zodInternals(obj: object): ZodInternals | undefined {
   const internals: unknown = (obj as { _zod?: unknown })._zod;
   if (!isRecord(internals) || !isRecord(internals.def)) return undefined;
   return { def: internals.def, traits: internals.traits, check: internals.check, bag: internals.bag };
+}
+
+/**
+ * zod's global registry (`.describe()`, `.meta()`) without importing zod: zod keeps it on
+ * globalThis, shared by every copy; a zod that does not is read from the loaded module.
+ */
+function metadataRegistry(): z.core.$ZodRegistry<z.core.GlobalMeta> | undefined {
+  const shared = (globalThis as { __zod_globalRegistry?: z.core.$ZodRegistry<z.core.GlobalMeta> }).__zod_globalRegistry;
+  return shared ?? loadedZod()?.globalRegistry;
 }
 
 function isSchema(internals: ZodInternals): boolean {

@@ -4,9 +4,12 @@ import { currentScope, runInScope } from './scope.js';
 import { TreeNode } from './tree-node.js';
 import type { Workflow } from './workflow.js';
 
+// Scopes hold the `WorkflowRuntime` view (scope.ts cannot import the class); every one of them is
+// a `Workflow`, the interface's only implementation.
+
 /** The workflow whose step (or body) is running in this async context, if any. */
 export function getCurrentWorkflow(): Workflow | undefined {
-  return currentScope()?.workflow;
+  return currentScope()?.workflow as Workflow | undefined;
 }
 
 /** The innermost node (step, task or workflow) running in this async context, if any. */
@@ -16,7 +19,7 @@ export function getCurrentNode(): WorkflowNode | undefined {
 
 /** Like getCurrentWorkflow, but throws a UsageError naming `operation` outside a workflow. */
 export function requireCurrentWorkflow(operation: string): Workflow {
-  const workflow = currentScope()?.workflow;
+  const workflow = currentScope()?.workflow as Workflow | undefined;
   if (workflow === undefined) {
     throw new UsageError(`${operation} must be called while a workflow is running (inside run(), a step or a task).`);
   }

@@ -1,22 +1,21 @@
-import { UsageError, type GroundswellError } from '../errors/groundswell-error.js';
+import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
+import type { RunResult, RunResults, SettledChild } from './child-results.js';
 import type { RunOutcome } from './run-outcome.js';
 import { Workflow } from './workflow.js';
 
 /** What `run()` of a workflow resolves to: from its `run()` override, else its `Workflow<T>`. */
-export type WorkflowResult<W extends Workflow> = W extends { run(...args: never[]): Promise<infer T> } ? T : unknown;
+export type WorkflowResult<W extends Workflow> = RunResult<W>;
 
 /** The run results of a list (or tuple) of workflows, position by position. */
-export type WorkflowResults<W extends readonly Workflow[]> = { -readonly [K in keyof W]: WorkflowResult<W[K]> };
+export type WorkflowResults<W extends readonly Workflow[]> = RunResults<W>;
 
 /**
  * How one child of a fan-out ended, with the child itself so you know which one it was: like a
  * `PromiseSettledResult`. The error is what the child's `run()` rejected with (a
  * `WorkflowCancelledError` for a child that a cancel kept from starting).
  */
-export type ChildOutcome<W extends Workflow = Workflow> =
-  | { readonly status: 'fulfilled'; readonly workflow: W; readonly value: WorkflowResult<W> }
-  | { readonly status: 'rejected'; readonly workflow: W; readonly error: GroundswellError };
+export type ChildOutcome<W extends Workflow = Workflow> = SettledChild<W>;
 
 /**
  * The value `workflow`'s last run resolved to, typed from its `run()`: read a `@Task`'s results

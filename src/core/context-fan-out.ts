@@ -1,21 +1,21 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { WorkflowCancelledError } from '../errors/workflow-error.js';
 import { describeValue } from '../util/describe.js';
-import { validateFanOutOptions } from '../validation/fan-out-options.schema.js';
-import type { ChildOutcome } from './child-outcome.js';
+import { validateFanOutOptions } from './config/fan-out-options.js';
+import type { SettledChild } from './child-results.js';
 import { childOutcomes, runChildren } from './fan-out-children.js';
 import { planFor, settleJobs, valuesOf, type FanOutOptions, type ItemOutcome } from './fan-out.js';
-import { Workflow } from './workflow.js';
+import { isWorkflow, type WorkflowRuntime } from './workflow-runtime.js';
 
 /**
  * `ctx.spawnAll`: attaches every child under the running node first (so the tree shows the queued
  * ones), then runs them as the options say. Results in input order, or each child's outcome.
  */
 export async function spawnAll(
-  workflow: Workflow,
+  workflow: WorkflowRuntime,
   children: unknown,
   options: FanOutOptions | undefined,
-): Promise<unknown[] | ChildOutcome[]> {
+): Promise<unknown[] | SettledChild<WorkflowRuntime>[]> {
   if (options !== undefined) validateFanOutOptions(options, 'ctx.spawnAll');
   const list = workflowList(workflow, children);
   for (const child of list) if (child.parent !== workflow) workflow.attachChild(child);
@@ -30,7 +30,7 @@ export async function spawnAll(
  * item's outcome.
  */
 export async function mapItems<T, R>(
-  workflow: Workflow,
+  workflow: WorkflowRuntime,
   items: readonly T[],
   fn: (item: T, index: number) => R | PromiseLike<R>,
   options: FanOutOptions | undefined,
@@ -60,13 +60,13 @@ export async function mapItems<T, R>(
   });
 }
 
-function workflowList(workflow: Workflow, children: unknown): readonly Workflow[] {
+function workflowList(workflow: WorkflowRuntime, children: unknown): readonly WorkflowRuntime[] {
   if (!Array.isArray(children)) {
     throw new UsageError(`ctx.spawnAll needs an array of Workflows, got ${describeValue(children)}.`);
   }
   // Checked before any is attached, so a bad entry leaves the tree as it was.
   children.forEach((child: unknown, index) => {
-    if (!(child instanceof Workflow)) {
+    if (!isWorkflow(child)) {
       throw new UsageError(`ctx.spawnAll needs an array of Workflows; item ${index} is ${describeValue(child)}.`);
     }
     if (child.parent !== null && child.parent !== workflow) {
@@ -75,5 +75,5 @@ function workflowList(workflow: Workflow, children: unknown): readonly Workflow[
       );
     }
   });
-  return children as Workflow[];
+  return children as WorkflowRuntime[];
 }

@@ -4,7 +4,7 @@ import { errorMessage, isInstance } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import { bindErrorToRun, maskForRun } from './run-secrets.js';
 import type { TreeNode } from './tree-node.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 // An error is reported (an `error` event) once, on the node where it happened; outer steps and
 // workflows it passes through only mark themselves failed.
@@ -14,7 +14,7 @@ const reported = new WeakSet<object>();
  * Turns whatever was thrown inside `node` into a WorkflowError carrying the workflow's redacted
  * state and logs, records the failure once, and returns the error to rethrow.
  */
-export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknown, what: string): WorkflowError {
+export function recordFailure(workflow: WorkflowRuntime, node: TreeNode, thrown: unknown, what: string): WorkflowError {
   let error: WorkflowError;
   if (workflow.isCancelled && !isInstance(thrown, WorkflowCancelledError)) {
     error = new WorkflowCancelledError(
@@ -37,6 +37,6 @@ export function recordFailure(workflow: Workflow, node: TreeNode, thrown: unknow
 }
 
 /** The status of a node that `thrown` ended: cancelled (or suspended: it stopped, it did not fail), else failed. */
-export function endStatus(workflow: Workflow, thrown: unknown): 'failed' | 'cancelled' {
+export function endStatus(workflow: WorkflowRuntime, thrown: unknown): 'failed' | 'cancelled' {
   return workflow.isCancelled || isSuspension(thrown) ? 'cancelled' : 'failed';
 }

@@ -1,7 +1,7 @@
 import { runBounded, type JobOutcome } from './bounded-run.js';
 import { mergeErrors, type ErrorMergeStrategy } from './error-merge.js';
 import type { TreeNode } from './tree-node.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 /** `'throw'`: a failure fails the whole fan-out. `'all'`: every outcome is returned, nothing fails it. */
 export type SettleMode = 'throw' | 'all';
@@ -33,7 +33,7 @@ export interface FanOutPlan {
 }
 
 /** The plan of a `ctx` fan-out: its options over the workflow's `errorMergeStrategy`. */
-export function planFor(options: FanOutOptions | undefined, workflow: Workflow, label: string): FanOutPlan {
+export function planFor(options: FanOutOptions | undefined, workflow: WorkflowRuntime, label: string): FanOutPlan {
   return {
     limit: options?.concurrency ?? Number.POSITIVE_INFINITY,
     settle: options?.settle ?? 'throw',
@@ -48,7 +48,7 @@ export function planFor(options: FanOutOptions | undefined, workflow: Workflow, 
  * (after the started jobs settled), then a cancellation; `'all'` resolves with every outcome.
  */
 export async function settleJobs<R>(
-  workflow: Workflow,
+  workflow: WorkflowRuntime,
   node: TreeNode,
   count: number,
   plan: FanOutPlan,

@@ -1,18 +1,18 @@
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 import { observedFieldsOf } from './observed-fields.js';
 
 /**
  * The current values of `redact: true` fields of `workflow` and its parents: the primitive
  * leaves, so a redacted object (`{ user, password }`) hides each of its strings.
  */
-export function redactedValues(workflow: Workflow | undefined): string[] {
+export function redactedValues(workflow: WorkflowRuntime | undefined): string[] {
   const values: string[] = [];
   for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) values.push(...ownRedactedValues(w));
   return values;
 }
 
 /** The redacted values of `workflow` alone (not its parents). */
-export function ownRedactedValues(workflow: Workflow): string[] {
+export function ownRedactedValues(workflow: WorkflowRuntime): string[] {
   const values: string[] = [];
   for (const field of observedFieldsOf(workflow)) {
     if (field.redact) collectLeaves(readField(field.read, workflow), values, 0);

@@ -1,5 +1,5 @@
 import type { TreeNode } from './tree-node.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 /** How a step settled in an earlier attempt of the same durable run. */
 export type StepReplay =
@@ -28,16 +28,16 @@ export interface WaitOptions {
  */
 export interface RunJournal {
   /** A workflow of the run starts (children included), in the order the code starts them. */
-  workflowStarted(workflow: Workflow): void;
+  workflowStarted(workflow: WorkflowRuntime): void;
   /**
    * The stored outcome of the step that `node` is, served instead of running its body. `identity`
    * is what the step's code and arguments were, so a changed step is reported, not replayed.
    */
-  replayStep(workflow: Workflow, node: TreeNode, identity: StepIdentity): StepReplay | undefined;
+  replayStep(workflow: WorkflowRuntime, node: TreeNode, identity: StepIdentity): StepReplay | undefined;
   /** The step settled; the step's caller waits until it is stored. */
-  stepSettled(workflow: Workflow, node: TreeNode, outcome: StepReplay): Promise<void>;
+  stepSettled(workflow: WorkflowRuntime, node: TreeNode, outcome: StepReplay): Promise<void>;
   /** `ctx.waitFor`: the signal's value, or the run suspends. */
-  waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T>;
+  waitFor<T>(workflow: WorkflowRuntime, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T>;
 }
 
 // Keyed by the root workflow: the journal is data of the durable-run feature, not of Workflow.
@@ -45,7 +45,7 @@ const journals = new WeakMap<object, RunJournal>();
 let attached = 0;
 
 /** Attaches (or with undefined, detaches) the journal of the run that `root` is. */
-export function setRunJournal(root: Workflow, journal: RunJournal | undefined): void {
+export function setRunJournal(root: WorkflowRuntime, journal: RunJournal | undefined): void {
   const had = journals.has(root);
   if (journal === undefined) {
     if (had) attached -= 1;
@@ -57,6 +57,6 @@ export function setRunJournal(root: Workflow, journal: RunJournal | undefined): 
 }
 
 /** The journal of the durable run `workflow` belongs to; one counter check when no run is durable. */
-export function journalOf(workflow: Workflow): RunJournal | undefined {
+export function journalOf(workflow: WorkflowRuntime): RunJournal | undefined {
   return attached === 0 ? undefined : journals.get(workflow.root);
 }

@@ -9,8 +9,8 @@ import { retryAfterStepFailure } from './step-failure.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
-import { checkedBackoff } from '../validation/step-options.schema.js';
-import type { Workflow } from './workflow.js';
+import { checkedBackoff } from './config/step-options.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 import { journalOf, type RunJournal, type StepIdentity } from './run-journal.js';
 
 export interface RetryOptions {
@@ -39,7 +39,7 @@ export interface StepOptions {
  * retry, and failures wrapped in `WorkflowError`.
  */
 export function runStep<R>(
-  workflow: Workflow,
+  workflow: WorkflowRuntime,
   name: string,
   options: StepOptions,
   body: () => R | Promise<R>,
@@ -115,9 +115,35 @@ async function journaledStep<R>(
   return value;
 }
 
-// The success path is kept free of closures so V8 allocates as little as possible per step; all
-// failure handling (retry, logging, wrapping) lives in stepFailed.
-async function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
+/**
+ * One attempt. The usual case costs one promise: the body's result chained with `then`, where an
+ * `async` attempt would add a promise of its own and an `await` (each traced by AsyncLocalStorage's
+ * promise hooks). It settles on the same microtask ticks as awaiting the body in an async
+ * function (`attemptAsync`), so events keep their order.
+ */
+function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
+  if (mustYield()) return attemptAsync(scope, options, body, n);
+  let result: R | Promise<R>;
+  try {
+    result = runInScope(scope, body);
+  } catch (thrown) {
+    return failedAtOnce(scope, options, body, n, thrown);
+  }
+  return Promise.resolve(result).then(
+    (value) => {
+      try {
+        scope.workflow.throwIfCancelled(scope.node as TreeNode);
+      } catch (thrown) {
+        return stepFailed(scope, options, body, n, thrown);
+      }
+      return stepSucceeded(scope, options, n, value);
+    },
+    (thrown: unknown) => stepFailed(scope, options, body, n, thrown),
+  );
+}
+
+/** The same attempt as an async function: for a stack deep enough that it must yield first. */
+async function attemptAsync<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
   let value: Awaited<R>;
   try {
     if (mustYield()) await undefined;
@@ -126,6 +152,21 @@ async function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Pr
   } catch (thrown) {
     return stepFailed(scope, options, body, n, thrown);
   }
+  return stepSucceeded(scope, options, n, value);
+}
+
+/** A body that threw before returning: settles like an async attempt that caught it. */
+async function failedAtOnce<R>(
+  scope: Scope,
+  options: StepOptions,
+  body: () => R | Promise<R>,
+  n: number,
+  thrown: unknown,
+): Promise<Awaited<R>> {
+  return stepFailed(scope, options, body, n, thrown);
+}
+
+function stepSucceeded<V>(scope: Scope, options: StepOptions, n: number, value: V): V {
   if (options.logFinish) runInScope(scope, () => scope.workflow.logger.info(`Step "${scope.node.name}" finished`));
   endStep(scope.workflow, scope.node as TreeNode, options, 'completed', n);
   return value;
@@ -179,7 +220,7 @@ async function stepFailed<R>(
   throw error;
 }
 
-function endStep(workflow: Workflow, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
+function endStep(workflow: WorkflowRuntime, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
   try {
     const endedAt = workflow.clock.now();
     node.finish(status, endedAt);
@@ -201,7 +242,7 @@ function stepEndEvent(node: TreeNode, timestamp: number, attempts: number): Step
 }
 
 /** The delay before the next attempt, or undefined when the step must fail now. */
-function retryDelay(workflow: Workflow, retry: RetryOptions | undefined, error: unknown, attempt: number): number | undefined {
+function retryDelay(workflow: WorkflowRuntime, retry: RetryOptions | undefined, error: unknown, attempt: number): number | undefined {
   if (retry === undefined || attempt >= retry.maxAttempts) return undefined;
   if (workflow.isCancelled || !isRetryable(error)) return undefined;
   if (retry.retryOn && !retry.retryOn(error, attempt)) return undefined;

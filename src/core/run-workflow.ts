@@ -3,7 +3,7 @@ import type { WorkflowCancelledError } from '../errors/workflow-error.js';
 import { endStatus, recordFailure } from './failure.js';
 import { journalOf } from './run-journal.js';
 import { currentScope, mustYield, runInScope } from './scope.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 import { addRunSecrets } from './run-secrets.js';
 import { ownRedactedValues } from './redacted-values.js';
 
@@ -11,7 +11,7 @@ import { ownRedactedValues } from './redacted-values.js';
  * Runs a workflow's body with status, `workflowStart`/`workflowEnd` events and the ambient scope.
  * A parentless, non-detached workflow started inside another workflow mounts itself there first.
  */
-export async function runWorkflow<T>(workflow: Workflow<T>, body: () => Promise<T>): Promise<T> {
+export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Promise<T>): Promise<T> {
   if (workflow.status === 'running') {
     throw new UsageError(`Workflow "${workflow.name}" (${workflow.id}) is already running.`);
   }

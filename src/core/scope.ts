@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TreeNode } from './tree-node.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 /** Where execution currently stands: the workflow and the node (workflow, step or task) inside it. */
 export interface Scope {
-  readonly workflow: Workflow;
+  readonly workflow: WorkflowRuntime;
   readonly node: TreeNode;
 }
 

@@ -1,5 +1,5 @@
 import type { Scope } from './scope.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 /**
  * An extension point for layers above core: called when a step has failed and its own retry
@@ -7,7 +7,7 @@ import type { Workflow } from './workflow.js';
  * `stepRetry`); a hook that throws fails the step with that error. Reflection registers one
  * (`reflection/step-reflection.ts`), so core never imports the agent layer.
  */
-export type StepFailureHook = (workflow: Workflow, scope: Scope, error: unknown, attempt: number) => Promise<boolean>;
+export type StepFailureHook = (workflow: WorkflowRuntime, scope: Scope, error: unknown, attempt: number) => Promise<boolean>;
 
 const hooks = new Map<string, StepFailureHook>();
 
@@ -20,7 +20,7 @@ export function onStepFailure(name: string, hook: StepFailureHook): () => void {
 }
 
 /** True when a registered hook asks for another attempt (hooks run in registration order). */
-export async function retryAfterStepFailure(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
+export async function retryAfterStepFailure(workflow: WorkflowRuntime, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
   for (const hook of hooks.values()) {
     if (await hook(workflow, scope, error, attempt)) return true;
   }

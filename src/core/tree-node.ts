@@ -6,7 +6,8 @@ import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
 import { isFinished, type NodeKind, type WorkflowStatus } from '../types/status.js';
 import { nextId } from '../util/ids.js';
 import { RingBuffer } from '../util/ring-buffer.js';
-import { addUsage } from '../util/usage.js';
+import type { NodeKey } from '../util/node-key.js';
+import { NODE_USAGE } from '../util/node-usage.js';
 import type { RetentionOptions } from './retention.js';
 
 const NONE: readonly never[] = Object.freeze([]);
@@ -116,21 +117,25 @@ export class TreeNode implements WorkflowNode {
     this.record().state = state;
   }
 
-  /** Guidance a workflow-level reflection left for the retry of this step. */
-  get guidance(): readonly string[] {
-    return this.history?.guidance ?? NONE;
+  /** A feature's value on this node (see `createNodeKey`); undefined when never set. */
+  getAttr<T>(key: NodeKey<T>): T | undefined {
+    return this.history?.attrs?.get(key) as T | undefined;
   }
 
-  addGuidance(text: string): void {
-    (this.record().guidance ??= []).push(text);
+  /** Sets (or, with undefined, removes) a feature's value on this node. */
+  setAttr<T>(key: NodeKey<T>, value: T | undefined): void {
+    if (value === undefined) this.history?.attrs?.delete(key);
+    else (this.record().attrs ??= new Map()).set(key, value);
   }
 
+  /** What the `merge` of `key` folded in from pruned children's subtrees; undefined when nothing. */
+  getDroppedAttr<T>(key: NodeKey<T>): T | undefined {
+    return this.history?.prunedAttrs?.get(key) as T | undefined;
+  }
+
+  /** Tokens spent by this node itself (the usage key, for the `WorkflowNode` view). */
   get usage(): TokenUsage | null {
-    return this.history?.usage ?? null;
-  }
-
-  set usage(usage: TokenUsage | null) {
-    this.record().usage = usage;
+    return this.getAttr(NODE_USAGE) ?? null;
   }
 
   get dropped(): { events: number; logs: number; children: number; usage?: TokenUsage } {
@@ -140,7 +145,11 @@ export class TreeNode implements WorkflowNode {
       logs: history?.logs?.dropped ?? 0,
       children: history?.prunedChildren ?? 0,
     };
-    return history?.prunedUsage ? { ...dropped, usage: history.prunedUsage } : dropped;
+    const pruned = history?.prunedAttrs;
+    if (pruned === null || pruned === undefined) return dropped;
+    const out: Record<string, unknown> = dropped;
+    for (const [key, value] of pruned) if (key.exportAs !== undefined) out[key.exportAs] = value;
+    return dropped;
   }
 
   /** True once retention removed this node from its parent's list. */
@@ -173,14 +182,13 @@ export class TreeNode implements WorkflowNode {
   private record(): NodeHistory {
     return (this.history ??= {
       state: null,
-      usage: null,
-      guidance: null,
+      attrs: null,
       firstEvent: null,
       secondEvent: null,
       laterEvents: null,
       logs: null,
       prunedChildren: 0,
-      prunedUsage: null,
+      prunedAttrs: null,
       unprunable: 0,
     });
   }
@@ -216,7 +224,23 @@ export class TreeNode implements WorkflowNode {
     if (child.parent === this) child.parent = null;
   }
 
+  /** The subtree as JSON-safe data. Built without recursion, so a deep chain cannot overflow the stack. */
   toJSON(): SerializedNode {
+    const top = this.ownJSON();
+    const stack: Array<{ node: TreeNode; out: SerializedNode }> = [{ node: this, out: top }];
+    while (stack.length > 0) {
+      const { node, out } = stack.pop() as { node: TreeNode; out: SerializedNode };
+      for (const child of node.children) {
+        const childOut = child.ownJSON();
+        out.children.push(childOut);
+        stack.push({ node: child, out: childOut });
+      }
+    }
+    return top;
+  }
+
+  /** This node's fields (children empty, filled by `toJSON`), in the export format's order. */
+  private ownJSON(): SerializedNode {
     const out: SerializedNode = {
       id: this.id,
       kind: this.kind,
@@ -228,9 +252,9 @@ export class TreeNode implements WorkflowNode {
       logs: [...this.logs],
       events: [...this.events],
       dropped: this.dropped,
-      children: this.children.map((child) => child.toJSON()),
+      children: [],
     };
-    if (this.usage !== null) out.usage = this.usage;
+    if (this.history?.attrs) exportAttrs(this.history.attrs, out);
     if (this.startTime !== undefined) out.startTime = this.startTime;
     if (this.endTime !== undefined) out.endTime = this.endTime;
     const duration = this.duration;
@@ -259,8 +283,9 @@ export class TreeNode implements WorkflowNode {
 
   /**
    * Drops the oldest finished children beyond `max`, compacting the list in place (no new array).
-   * A finished child workflow goes too (its parent workflow forgets it on its next attach); the
-   * tokens its subtree spent are kept on this node, so usage rollups stay whole.
+   * A finished child workflow goes too (its parent workflow forgets it on its next attach); what
+   * its subtree holds under keys with a `merge` (the tokens it spent) is kept on this node, so
+   * rollups stay whole.
    */
   private pruneFinished(list: TreeNode[], max: number): void {
     let excess = list.length - max;
@@ -273,8 +298,9 @@ export class TreeNode implements WorkflowNode {
         excess -= 1;
         pruned += 1;
         node.prunedFlag = true;
-        const spent = subtreeUsage(node);
-        if (spent !== null) history.prunedUsage = history.prunedUsage ? addUsage(history.prunedUsage, spent) : spent;
+        // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
+        const spent = node.history === null && node.childList === null ? null : node.subtreeMerged();
+        if (spent !== null) history.prunedAttrs = mergeInto(history.prunedAttrs ?? new Map(), spent);
         continue;
       }
       list[write] = node;
@@ -284,6 +310,41 @@ export class TreeNode implements WorkflowNode {
     history.prunedChildren += pruned;
     history.unprunable = Math.max(0, write - max);
   }
+
+  /** The merged values of keys with a `merge` anywhere in this subtree, pruned ones included. */
+  private subtreeMerged(): AttrMap | null {
+    let total: AttrMap | null = null;
+    const stack: TreeNode[] = [this];
+    while (stack.length > 0) {
+      const node = stack.pop() as TreeNode;
+      const history = node.history;
+      if (history !== null) {
+        if (history.attrs !== null) total = mergeInto(total, history.attrs);
+        if (history.prunedAttrs !== null) total = mergeInto(total, history.prunedAttrs);
+      }
+      for (const child of node.children) stack.push(child);
+    }
+    return total;
+  }
+}
+
+type AttrMap = Map<NodeKey<unknown>, unknown>;
+
+/** Values of exported keys, under their names. */
+function exportAttrs(attrs: AttrMap, out: SerializedNode): void {
+  for (const [key, value] of attrs) if (key.exportAs !== undefined) (out as unknown as Record<string, unknown>)[key.exportAs] = value;
+}
+
+/** `into` with every mergeable value of `from` folded in (created when needed). */
+function mergeInto(into: AttrMap | null, from: AttrMap): AttrMap | null {
+  for (const [key, value] of from) {
+    const merge = key.merge;
+    if (merge === undefined) continue;
+    into ??= new Map();
+    const kept = into.get(key);
+    into.set(key, kept === undefined ? value : merge(kept, value));
+  }
+  return into;
 }
 
 /** Finished, with nothing directly beneath it still running (a step that left a child workflow going). */
@@ -293,32 +354,17 @@ function isPrunable(node: TreeNode): boolean {
   return true;
 }
 
-/** Tokens spent anywhere in a subtree, including what its own prunes folded in. */
-function subtreeUsage(root: TreeNode): TokenUsage | null {
-  let total: TokenUsage | null = null;
-  const stack: TreeNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as TreeNode;
-    const own = node.usage;
-    if (own !== null) total = total ? addUsage(total, own) : own;
-    const dropped = node.dropped.usage;
-    if (dropped !== undefined) total = total ? addUsage(total, dropped) : dropped;
-    for (const child of node.children) stack.push(child);
-  }
-  return total;
-}
-
 interface NodeHistory {
   state: StateSnapshot | null;
-  usage: TokenUsage | null;
-  guidance: string[] | null;
+  /** Features' values by key (`getAttr`/`setAttr`). */
+  attrs: AttrMap | null;
   firstEvent: WorkflowEvent | null;
   secondEvent: WorkflowEvent | null;
   laterEvents: RingBuffer<WorkflowEvent> | null;
   logs: RingBuffer<LogEntry> | null;
   prunedChildren: number;
-  /** Tokens spent by pruned children's subtrees. */
-  prunedUsage: TokenUsage | null;
+  /** What keys with a `merge` held in pruned children's subtrees. */
+  prunedAttrs: AttrMap | null;
   /** Children beyond the limit that the last prune had to keep (still running). */
   unprunable: number;
 }

@@ -1,12 +1,12 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import { journalOf, type WaitOptions, type WaitSchema } from './run-journal.js';
-import type { Workflow } from './workflow.js';
+import type { WorkflowRuntime } from './workflow-runtime.js';
 
 const NO_OPTIONS: WaitOptions = Object.freeze({});
 
 /** `ctx.waitFor` / a class workflow's `waitFor`: only a durable run can wait across processes. */
-export function waitForSignal<T>(workflow: Workflow, name: string, schema: WaitSchema<T>, options?: WaitOptions): Promise<T> {
+export function waitForSignal<T>(workflow: WorkflowRuntime, name: string, schema: WaitSchema<T>, options?: WaitOptions): Promise<T> {
   if (typeof name !== 'string' || name.trim() === '') {
     return Promise.reject(new UsageError(`waitFor needs a non-empty signal name, got ${describeValue(name)}.`));
   }

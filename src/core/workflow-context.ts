@@ -3,21 +3,26 @@ import { describeValue } from '../util/describe.js';
 import { EventTree } from './event-tree.js';
 import type { WorkflowLogger } from './logger.js';
 import { runStep, type StepOptions } from './run-step.js';
-import { validateStepOptions } from '../validation/step-options.schema.js';
-import { Workflow } from './workflow.js';
+import { validateStepOptions } from './config/step-options.js';
 import { guidanceAt } from './step-guidance.js';
-import { currentScope, runInScope } from './scope.js';
+import { currentScope } from './scope.js';
 import { waitForSignal } from './wait-for.js';
 import type { WaitOptions, WaitSchema } from './run-journal.js';
-import type { ChildOutcome, WorkflowResults } from './child-outcome.js';
+import type { RunResult, RunResults, SettledChild } from './child-results.js';
 import { mapItems, spawnAll } from './context-fan-out.js';
 import type { FanOutOptions, ItemOutcome } from './fan-out.js';
+import { lastPromptResult, replaceLastPromptResult, type AskedPrompt, type PromptAsker } from './last-prompt.js';
+import { isWorkflow, type WorkflowRuntime } from './workflow-runtime.js';
 
-/** What a functional workflow's executor receives. */
-export interface WorkflowContext {
+/**
+ * What a functional workflow's executor receives, over the workflow class `W`: the public
+ * `WorkflowContext` (workflow.ts) is this over `Workflow`. Generic so that this file, which
+ * `Workflow` imports, does not import the class back (decision 0030).
+ */
+export interface WorkflowContextOf<W extends WorkflowRuntime> {
   readonly workflowId: string;
   readonly parentWorkflowId: string | undefined;
-  readonly workflow: Workflow;
+  readonly workflow: W;
   readonly logger: WorkflowLogger;
   /** Aborts when the workflow is cancelled. */
   readonly signal: AbortSignal;
@@ -25,20 +30,20 @@ export interface WorkflowContext {
   /** A step node under whatever is running now; usable in loops, conditionals and Promise.all. */
   step<R>(name: string, fn: () => R | Promise<R>, options?: Omit<StepOptions, 'name'>): Promise<Awaited<R>>;
   /** Attaches `child` under the current node (if it is not already a child) and runs it. */
-  spawnWorkflow<R>(child: Workflow<R>): Promise<R>;
+  spawnWorkflow<C extends W>(child: C): Promise<RunResult<C>>;
   /**
    * Attaches every child under the current node, then runs them (`concurrency` at a time, in
    * order; default all at once) and resolves to their run results, typed and in input order. A
    * failure rejects once the started children settled, and no further child starts.
    */
-  spawnAll<const W extends readonly Workflow[]>(children: W, options?: FanOutOptions & { settle?: 'throw' }): Promise<WorkflowResults<W>>;
+  spawnAll<const L extends readonly W[]>(children: L, options?: FanOutOptions & { settle?: 'throw' }): Promise<RunResults<L>>;
   /** `settle: 'all'`: every child runs; resolves to each child's outcome (a failure rejects nothing). */
-  spawnAll<W extends Workflow>(children: readonly W[], options: FanOutOptions & { settle: 'all' }): Promise<Array<ChildOutcome<W>>>;
+  spawnAll<C extends W>(children: readonly C[], options: FanOutOptions & { settle: 'all' }): Promise<Array<SettledChild<C>>>;
   /** Options whose `settle` is not known statically: either shape. */
-  spawnAll<const W extends readonly Workflow[]>(
-    children: W,
+  spawnAll<const L extends readonly W[]>(
+    children: L,
     options?: FanOutOptions,
-  ): Promise<WorkflowResults<W> | Array<ChildOutcome<W[number]>>>;
+  ): Promise<RunResults<L> | Array<SettledChild<L[number]>>>;
   /**
    * `fn(item, index)` for every item (`concurrency` at a time, in order; default all at once),
    * resolving to the values in input order: `ctx.map(files, (f) => ctx.step(f, () => read(f)), {
@@ -76,22 +81,9 @@ export interface WorkflowContext {
   waitFor<T>(name: string, schema: WaitSchema<T>, options?: WaitOptions): Promise<T>;
 }
 
-/**
- * What `replaceLastPromptResult` needs of a prompt and an agent. Core does not know the agent
- * layer: a `Prompt<T>` and an `Agent` fit structurally, and `T` is the prompt's answer type.
- * @public (in public signatures; knip)
- */
-export interface AskedPrompt<T> {
-  readonly responseFormat: { parse(data: unknown): T };
-}
-/** @public (in public signatures; knip) */
-export interface PromptAsker {
-  prompt<T>(prompt: AskedPrompt<T>): Promise<T>;
-}
-
 const NO_OPTIONS: StepOptions = Object.freeze({});
 
-export function createContext(workflow: Workflow): WorkflowContext {
+export function createContext<W extends WorkflowRuntime>(workflow: W): WorkflowContextOf<W> {
   const eventTree = new EventTree(() => workflow.root.node);
   return {
     workflowId: workflow.id,
@@ -116,40 +108,24 @@ export function createContext(workflow: Workflow): WorkflowContext {
       return runStep(workflow, name, options ?? NO_OPTIONS, fn);
     },
     get lastPromptResult() {
-      return workflow.lastPromptCall?.value;
+      return lastPromptResult(workflow);
     },
     get reflection() {
       return { guidance: guidanceAt(currentScope()?.node) };
     },
-    async replaceLastPromptResult<T>(prompt: AskedPrompt<T>, agent: PromptAsker): Promise<T> {
-      const last = workflow.lastPromptCall;
-      const parent = last?.node.parent;
-      if (last === undefined || parent === null || parent === undefined) {
-        throw new UsageError(
-          `replaceLastPromptResult: workflow "${workflow.name}" has no earlier agent result to replace; call an agent first.`,
-        );
-      }
-      // The new call mounts beside the old one, then takes its place.
-      const value = await runInScope({ workflow, node: parent }, () => agent.prompt(prompt));
-      const replacement = workflow.lastPromptCall?.node;
-      // (A node already pruned by retention cannot be moved; then the new call simply follows it.)
-      if (replacement !== undefined && replacement !== last.node && parent.replaceChild(last.node, replacement)) {
-        workflow.emit(replacement, { type: 'promptReplaced', replacedNodeId: last.node.id });
-      }
-      return value;
-    },
+    replaceLastPromptResult: (prompt, agent) => replaceLastPromptResult(workflow, prompt, agent),
     waitFor(name, schema, options) {
       return waitForSignal(workflow, name, schema, options);
     },
-    spawnAll: ((children: unknown, options?: FanOutOptions) => spawnAll(workflow, children, options)) as WorkflowContext['spawnAll'],
+    spawnAll: ((children: unknown, options?: FanOutOptions) => spawnAll(workflow, children, options)) as WorkflowContextOf<W>['spawnAll'],
     map: ((items: readonly unknown[], fn: (item: unknown, index: number) => unknown, options?: FanOutOptions) =>
-      mapItems(workflow, items, fn, options)) as WorkflowContext['map'],
-    async spawnWorkflow(child) {
-      if (!(child instanceof Workflow)) {
+      mapItems(workflow, items, fn, options)) as WorkflowContextOf<W>['map'],
+    async spawnWorkflow<C extends W>(child: C): Promise<RunResult<C>> {
+      if (!isWorkflow(child)) {
         throw new UsageError(`ctx.spawnWorkflow needs a Workflow, got ${describeValue(child)}.`);
       }
       if (child.parent !== workflow) workflow.attachChild(child);
-      return child.run();
+      return child.run() as Promise<RunResult<C>>;
     },
   };
 }

@@ -25,73 +25,24 @@ import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
 import { waitForSignal } from './wait-for.js';
 import type { WaitOptions, WaitSchema } from './run-journal.js';
-import { durableRunner, type DurableSetting } from './durable-runner.js';
-import { createContext, type AskedPrompt, type PromptAsker, type WorkflowContext } from './workflow-context.js';
-import { validateWorkflowArgs } from '../validation/workflow-config.schema.js';
+import { durableRunner } from './durable-runner.js';
+import { createContext, type WorkflowContextOf } from './workflow-context.js';
+import { lastPromptResult, replaceLastPromptResult, type AskedPrompt, type PromptAsker } from './last-prompt.js';
+import { guidanceAt } from './step-guidance.js';
+import type { WorkflowConfig } from './workflow-config.js';
+import { brandWorkflowPrototype, type WorkflowRuntime } from './workflow-runtime.js';
+import { validateWorkflowArgs } from './config/workflow-config.js';
+
+/** What a functional workflow's executor receives (see `WorkflowContextOf` for its members). */
+export type WorkflowContext = WorkflowContextOf<Workflow>;
 
 export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
-
-/**
- * A workflow's `enableReflection` options as core carries them; the reflection layer reads them
- * (`WorkflowReflectionOptions` in `reflection/step-reflection.ts` is the public name). Core does
- * not import the agent layer, so the reflecting agent is structural: an `Agent` fits.
- * @public (in public signatures; knip)
- */
-export interface WorkflowReflectionSetting {
-  /** Attempts in all, the first included (default 2: one reflection, one retry). */
-  maxAttempts?: number;
-  /** Who reflects on failed steps (default: an agent with the default client and model). */
-  agent?: ReflectingAgent;
-}
-
-/**
- * What a workflow's reflecting agent has: an `Agent`'s `prompt` and `reflect`.
- * @public (in public signatures; knip)
- */
-export interface ReflectingAgent {
-  prompt(...args: never[]): Promise<unknown>;
-  reflect(...args: never[]): Promise<unknown>;
-}
-
-export interface WorkflowConfig {
-  name?: string;
-  /**
-   * Why this workflow exists, at three levels. Every agent call inside it (or inside a child
-   * workflow) gets a `# Why You're Here` section; the nearest declaration per level wins.
-   */
-  mission?: string;
-  project?: string;
-  goal?: string;
-  /** A plan file: its active (`[/]`) goal is this workflow's goal when `goal` is not set. */
-  plan?: string;
-  /**
-   * Reflect on a failed step and run it again with the revision (`true`, or options with the
-   * reflecting `agent` and `maxAttempts`). The guidance reaches the agent calls of the retry.
-   */
-  enableReflection?: boolean | WorkflowReflectionSetting;
-  /** Default for concurrent `@Task`s of this workflow; off means first error wins. */
-  errorMergeStrategy?: ErrorMergeStrategy;
-  /** Time source for timestamps, durations and retry backoff. Children inherit it. */
-  clock?: Clock;
-  /** History kept per node. Children inherit it. */
-  retention?: Partial<RetentionOptions>;
-  /**
-   * A parentless workflow run inside another workflow's step mounts itself under that step.
-   * `detached: true` keeps it a separate root.
-   */
-  detached?: boolean;
-  /**
-   * Makes a root workflow's runs durable: each settled step and agent call is stored, so
-   * `resume(runId)` continues after a crash and `waitFor` can suspend the run (see the README).
-   */
-  durable?: DurableSetting;
-}
 
 /**
  * A node of the workflow tree. Subclass it and decorate methods with `@Step`/`@Task`, or pass an
  * executor (`new Workflow(config, async ctx => ...)`, see `createWorkflow`).
  */
-export class Workflow<T = unknown> {
+export class Workflow<T = unknown> implements WorkflowRuntime {
   readonly id: string;
   readonly name: string;
   /** @internal */ readonly config: Readonly<WorkflowConfig>;
@@ -109,8 +60,6 @@ export class Workflow<T = unknown> {
   private abort: AbortController | null = null;
   private cancelReason: string | undefined;
   private activeWork = 0;
-  /** @internal The last agent call that succeeded inside this workflow (for replaceLastPromptResult). */
-  lastPromptCall: { node: TreeNode; value: unknown } | undefined = undefined;
   /** @internal How the last run ended (see `resultOf`); undefined before the first one settles. */
   lastOutcome: RunOutcome<T> | undefined = undefined;
   private idleWaiters: Array<() => void> | null = null;
@@ -136,11 +85,7 @@ export class Workflow<T = unknown> {
     const body = this.run;
     if (body !== Workflow.prototype.run) {
       Object.defineProperty(this, 'run', {
-        value: (...args: unknown[]) => {
-          const plain = (): Promise<unknown> => runWorkflow(this, () => body.apply(this, args));
-          const durable = durableRunner(this);
-          return durable === undefined ? plain() : durable(this, args, plain);
-        },
+        value: wrapRun(this, body),
         enumerable: false,
         configurable: true,
         writable: true,
@@ -164,7 +109,7 @@ export class Workflow<T = unknown> {
           `Workflow "${this.name}" has no executor: override run() in the subclass or pass an executor.`,
         );
       }
-      return this.executor(createContext(this));
+      return this.executor(createContext<Workflow>(this));
     });
   }
 
@@ -311,7 +256,10 @@ export class Workflow<T = unknown> {
   snapshotState(): StateSnapshot {
     const state = this.maskedState();
     this.treeNode.stateSnapshot = state;
-    this.emit(this.treeNode, { type: 'stateSnapshot', state });
+    // Built whole rather than through emit()'s spread: a workflow may snapshot on every step.
+    const node = this.treeNode;
+    const timestamp = this.settings.clock.now();
+    this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'stateSnapshot', state });
     this.rootRef.hubRef?.stateUpdated(this.treeNode);
     return state;
   }
@@ -350,7 +298,7 @@ export class Workflow<T = unknown> {
    * The same as `ctx.lastPromptResult` in a functional workflow.
    */
   protected get lastPromptResult(): unknown {
-    return this.lastPromptCall?.value;
+    return lastPromptResult(this);
   }
 
   /**
@@ -358,7 +306,7 @@ export class Workflow<T = unknown> {
    * beneath the new one (a replacement, not a fork). The same as `ctx.replaceLastPromptResult`.
    */
   protected replaceLastPromptResult<R>(prompt: AskedPrompt<R>, agent: PromptAsker): Promise<R> {
-    return createContext(this).replaceLastPromptResult(prompt, agent);
+    return replaceLastPromptResult(this, prompt, agent);
   }
 
   /** In a durable run, the value of signal `name`, else the run suspends (as `ctx.waitFor`). */
@@ -368,7 +316,7 @@ export class Workflow<T = unknown> {
 
   /** Guidance a workflow-level reflection left for the step running now (as `ctx.reflection`). */
   protected get reflection(): { readonly guidance: readonly string[] } {
-    return createContext(this).reflection;
+    return { guidance: guidanceAt(currentScope()?.node) };
   }
 
   /** @internal Appends an event to `node` and delivers it to the current root's observers. */
@@ -521,6 +469,19 @@ export class Workflow<T = unknown> {
   }
 }
 
+/**
+ * A subclass's `run` wrapped for one instance. Built here rather than inline in the constructor:
+ * transpilers that keep function names (tsx, esbuild's keepNames) would rename the closure
+ * through a defineProperty call on every instance.
+ */
+function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise<T>): (...args: unknown[]) => Promise<T> {
+  return function (...args: unknown[]): Promise<T> {
+    const durable = durableRunner(workflow);
+    if (durable !== undefined) return durable(workflow, args, () => runWorkflow(workflow, () => body.apply(workflow, args)));
+    return runWorkflow(workflow, () => body.apply(workflow, args));
+  };
+}
+
 interface Settings {
   readonly clock: Clock;
   readonly retention: RetentionOptions;
@@ -538,3 +499,6 @@ function settingsFor(config: WorkflowConfig, inherited: Settings): Settings {
     retention: resolveRetention(config.retention, inherited.retention),
   };
 }
+
+// `isWorkflow` (workflow-runtime.ts) answers `instanceof Workflow` for modules below this class.
+brandWorkflowPrototype(Workflow.prototype);

@@ -1,6 +1,6 @@
 import { runStep, type StepOptions } from '../core/run-step.js';
 import type { Workflow } from '../core/workflow.js';
-import { validateStepOptions } from '../validation/step-options.schema.js';
+import { validateStepOptions } from '../core/config/step-options.js';
 import { methodDecorator } from './method-decorator.js';
 import './metadata.js';
 

@@ -1,6 +1,6 @@
 import { runTask, type TaskOptions, type TaskResult } from '../core/run-task.js';
 import type { Workflow } from '../core/workflow.js';
-import { validateTaskOptions } from '../validation/task-options.schema.js';
+import { validateTaskOptions } from '../core/config/task-options.js';
 import { methodDecorator } from './method-decorator.js';
 import './metadata.js';
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import { Agent } from '../agent/agent.js';
 import type { Cache } from '../cache/cache.js';
 import { getCurrentWorkflow } from '../core/ambient.js';
 import { maskForRun } from '../core/run-secrets.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import type { WorkflowNode } from '../types/node.js';
+import { lazySchema } from '../util/lazy-schema.js';
 import { ancestorsOf, walkTree } from '../util/tree-walk.js';
 import { boundedJson } from './bounded-json.js';
 import { cacheStatus } from './cache-status.js';
@@ -79,7 +79,7 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
       description:
         'Where this agent call sits in the workflow tree: its own node, the step and workflow it runs in ' +
         '(status, timing, goal, redacted state snapshot) and the root. Node ids work with the other introspection tools.',
-      input: z.object({}),
+      input: lazySchema((z) => z.object({})),
       execute: () => answer(currentNode(resolveCaller('inspect_current_node'))),
     }),
     defineTool({
@@ -87,16 +87,16 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
       description:
         'The chain from this agent call up to the root workflow, nearest first: id, name, kind and status per level, ' +
         'plus mission/project/goal of workflows that declare them.',
-      input: z.object({}),
+      input: lazySchema((z) => z.object({})),
       execute: () => answer(ancestorChain(resolveCaller('read_ancestor_chain'))),
     }),
     defineTool({
       name: 'list_siblings_children',
       description:
         'Summaries of the siblings and children of a node of this run (default: the step this agent call runs in).',
-      input: z.object({
+      input: lazySchema((z) => z.object({
         nodeId: z.string().min(1).optional().describe('A node id from another introspection answer; default the current step.'),
-      }),
+      })),
       execute: ({ nodeId }) => answer(siblingsAndChildren(resolveCaller('list_siblings_children'), nodeId)),
     }),
     defineTool({
@@ -104,17 +104,17 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
       description:
         'Earlier finished work, most recent first: steps, tasks, agent calls, tool results, reflections and ' +
         "state snapshots of this workflow (scope 'run': the whole tree).",
-      input: z.object({
+      input: lazySchema((z) => z.object({
         limit: z.number().int().min(1).max(50).optional().describe('Entries to return (default 10).'),
         scope: z.enum(['workflow', 'run']).optional().describe("'workflow' (default) or 'run'."),
-      }),
+      })),
       execute: ({ limit, scope }) =>
         answer(priorOutputs(resolveCaller('inspect_prior_outputs'), scope ?? 'workflow', limit ?? 10)),
     }),
     defineTool({
       name: 'inspect_cache_status',
       description: 'Prompt-cache status: the cache store metrics if one is configured, and cache hit/miss counts (misses by reason) in this workflow and run.',
-      input: z.object({}),
+      input: lazySchema((z) => z.object({})),
       execute: () => answer(cacheStatus(resolveCaller('inspect_cache_status'), store, unavailable)),
     }),
     defineTool({
@@ -122,7 +122,7 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
       description:
         'Running workflow, step and task nodes of this run where new work could be mounted, and the node ' +
         'that work spawned by this call mounts under.',
-      input: z.object({}),
+      input: lazySchema((z) => z.object({})),
       execute: () => answer(mountPoints(resolveCaller('list_mount_points'))),
     }),
   ];
@@ -136,10 +136,10 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
           'Create and run a registered workflow as a child of this call (it mounts under this tool call) and return its result.' +
           (listed === '' ? '' : `\nRegistered workflows:\n${listed}`) +
           `\n${limitNote}`,
-        input: z.object({
+        input: lazySchema((z) => z.object({
           name: z.string().min(1).describe('The registered workflow name.'),
           input: z.unknown().optional().describe('Input for the workflow (JSON).'),
-        }),
+        })),
         execute: async ({ name, input }) =>
           answer(await spawnWorkflow(resolveCaller('request_spawn_workflow'), workflows, name, input, limits)),
       }),
@@ -154,11 +154,11 @@ export function introspectionTools(options: IntrospectionToolsOptions = {}): Too
           'Ask a registered agent one question as a child of this call (it mounts under this tool call) and return its structured answer.' +
           (listed === '' ? '' : `\nRegistered agents:\n${listed}`) +
           `\n${limitNote}`,
-        input: z.object({
+        input: lazySchema((z) => z.object({
           agent: z.string().min(1).describe('The registered agent name.'),
           user: z.string().min(1).describe('The question or instruction for that agent.'),
           data: z.record(z.string(), z.unknown()).optional().describe('Structured input sent with the message.'),
-        }),
+        })),
         execute: async ({ agent, user, data }) =>
           answer(
             await spawnAgent(resolveCaller('request_spawn_agent'), agents, agent, data === undefined ? { user } : { user, data }, limits),

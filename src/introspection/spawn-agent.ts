@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
 import { Agent } from '../agent/agent.js';
 import { createPrompt, type Prompt } from '../prompt/prompt.js';
 import { errorMessage } from '../util/describe.js';
@@ -9,7 +10,7 @@ import { lookup } from './registry.js';
 import { reserveSpawn, type SpawnLimits } from './spawn-limits.js';
 
 /** The answer shape of a spawned agent call when its registration names none. */
-export const DEFAULT_SPAWN_ANSWER = z.object({ answer: z.string() });
+export const DEFAULT_SPAWN_ANSWER = lazySchema((z) => z.object({ answer: z.string() }));
 
 /** A registered agent with the answer schema its spawned calls use and a description for the model. */
 export interface SpawnableAgent {

@@ -1,5 +1,5 @@
 import { assertConfig } from '../validation/assert-config.js';
-import { labelOf } from '../validation/label.js';
+import { labelOf } from '../util/check/label.js';
 import { MCP_SERVER_NAME, mcpServerConfigSchema } from '../validation/mcp-server-config.schema.js';
 
 // Nothing here imports the MCP SDK: these types reach the root entry through AgentSettings, and

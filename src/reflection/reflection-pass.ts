@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
 import { CallTree } from '../agent/call-tree.js';
 import { StructuredOutputError } from '../agent/agent-errors.js';
 import { markFresh } from '../agent/fresh-start.js';
@@ -26,14 +26,14 @@ export interface FailedAttempt {
   readonly error: unknown;
 }
 
-const RevisionSchema = z.object({
+const RevisionSchema = lazySchema((z) => z.object({
   critique: z.string().describe('What went wrong in the failed attempt, and why, in two or three sentences.'),
   revisedUser: z
     .string()
     .nullable()
     .describe('A clearer version of the request for the next attempt, or null to keep the original.'),
   guidance: z.string().describe('Concrete instructions for the next attempt that avoid the same failure.'),
-});
+}));
 
 const REFLECTOR_SYSTEM = [
   'You review an attempt that failed and plan the next one.',

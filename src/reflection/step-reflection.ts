@@ -2,7 +2,8 @@ import { Agent } from '../agent/agent.js';
 import { runInScope, type Scope } from '../core/scope.js';
 import { onStepFailure } from '../core/step-failure.js';
 import type { TreeNode } from '../core/tree-node.js';
-import type { Workflow } from '../core/workflow.js';
+import { addStepGuidance, stepGuidance } from '../core/step-guidance.js';
+import type { WorkflowRuntime } from '../core/workflow-runtime.js';
 import { isRetryable } from '../errors/predicates.js';
 import { isInstance } from '../util/describe.js';
 import { reflectionAttempts, type ReflectionOptions } from './reflection-config.js';
@@ -15,7 +16,7 @@ export interface WorkflowReflectionOptions extends ReflectionOptions {
   agent?: Agent;
 }
 
-const defaultReflectors = new WeakMap<Workflow, Agent>();
+const defaultReflectors = new WeakMap<WorkflowRuntime, Agent>();
 
 /**
  * Workflow-level reflection on a failed step: a reflection pass under the step, whose guidance
@@ -23,11 +24,11 @@ const defaultReflectors = new WeakMap<Workflow, Agent>();
  * be retried, false when reflection is off, spent, or cannot help (the error is not retryable).
  * A pass that itself fails is thrown as a ReflectionFailedError.
  */
-async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
+async function reflectOnStep(workflow: WorkflowRuntime, scope: Scope, error: unknown, attempt: number): Promise<boolean> {
   const setting = workflow.config.enableReflection;
   const attempts = reflectionAttempts(setting, `workflow "${workflow.name}"`);
   const node = scope.node as TreeNode;
-  if (attempts <= 1 || node.guidance.length >= attempts - 1) return false;
+  if (attempts <= 1 || stepGuidance(node).length >= attempts - 1) return false;
   if (workflow.isCancelled || !isRetryable(error) || isInstance(error, ReflectionFailedError)) return false;
   // Checked to be agent-like when the workflow was built (validation/reflection.schema.ts).
   const reflector = (typeof setting === 'object' ? (setting.agent as Agent | undefined) : undefined) ?? defaultReflector(workflow);
@@ -39,7 +40,7 @@ async function reflectOnStep(workflow: Workflow, scope: Scope, error: unknown, a
       error,
     }),
   );
-  node.addGuidance(revision.guidance);
+  addStepGuidance(node, revision.guidance);
   return true;
 }
 
@@ -51,7 +52,7 @@ export function installStepReflection(): void {
   onStepFailure('reflection', reflectOnStep);
 }
 
-function defaultReflector(workflow: Workflow): Agent {
+function defaultReflector(workflow: WorkflowRuntime): Agent {
   let agent = defaultReflectors.get(workflow);
   if (agent === undefined) {
     agent = new Agent({ name: `${workflow.name} (reflection)` });

@@ -1,6 +1,7 @@
 import { RunSuspendedError } from '../errors/workflow-error.js';
 import type { CallJournal } from '../agent/call-journal.js';
-import type { PromptCall, PromptOutcome, ToolCallRecord } from '../agent/prompt-call.js';
+import type { PromptCall, PromptOutcome } from '../agent/prompt-call.js';
+import type { ToolCallRecord } from '../agent/tool-call-record.js';
 import type { RunJournal, StepIdentity, StepReplay, WaitOptions, WaitSchema } from '../core/run-journal.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';

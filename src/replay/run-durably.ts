@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { UsageError } from '../errors/groundswell-error.js';
 import { isSuspension } from '../errors/predicates.js';
 import { setRunJournal } from '../core/run-journal.js';
-import type { DurableSetting } from '../core/durable-runner.js';
+import type { DurableSetting } from '../core/durable-setting.js';
 import type { Workflow } from '../core/workflow.js';
 import type { LoadedRun, RunStore } from '../durable/run-store.js';
 import { serializeError } from '../util/serialize-error.js';

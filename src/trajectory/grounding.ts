@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { z } from 'zod';
+import { lazySchema } from '../util/lazy-schema.js';
+import { loadedZod, loadZod } from '../util/load-zod.js';
 import { outputFormat } from '../agent/structured-output.js';
 import { loadAnthropicRuntime, loadedAnthropicRuntime } from '../agent/load-anthropic-runtime.js';
 import type { TrajectoryCheckpoint } from '../types/trajectory.js';
@@ -10,10 +11,10 @@ import { renderCheckpoint } from './render-checkpoint.js';
 /** `initial`: before the first main request. `adaptive`: also after material changes. */
 export type GroundingMode = 'off' | 'initial' | 'adaptive';
 
-const GroundingAnswer = z.object({
+const GroundingAnswer = lazySchema((z) => z.object({
   situationAssessment: z.string().describe('Two or three sentences: where the work stands and what matters next.'),
   evidenceRefs: z.array(z.string()).describe('The evidence labels, exactly as supplied, that the assessment rests on.'),
-});
+}));
 
 const GROUNDING_SYSTEM = [
   'You orient an agent before its next step. Using only the evidence below, state plainly where',
@@ -44,6 +45,7 @@ export async function groundCheckpoint(
   const deterministic: TrajectoryCheckpoint = { ...rest, groundingSource: 'deterministic' };
   try {
     const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
+    if (loadedZod() === undefined) await loadZod();
     const response = await client.messages.create(
       {
         model,

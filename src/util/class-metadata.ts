@@ -26,8 +26,10 @@ export function ownList<T>(bag: MetadataBag, key: symbol): T[] {
   return list;
 }
 
+const NONE: readonly never[] = Object.freeze([]);
+
 export function readList<T>(instance: object, key: symbol): readonly T[] {
   const constructor = (instance as { constructor?: Record<PropertyKey, unknown> }).constructor;
   const bag = constructor?.[METADATA] as MetadataBag | undefined;
-  return (bag?.[key] as T[] | undefined) ?? [];
+  return (bag?.[key] as T[] | undefined) ?? NONE;
 }

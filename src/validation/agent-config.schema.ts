@@ -2,7 +2,7 @@ import { assertConfig } from './assert-config.js';
 import { agentSettingsShape, promptOverridesSchema } from './agent-settings.schema.js';
 import { nonEmptyText, strict } from './fields.js';
 import { goalAncestrySchema } from './goal-ancestry.schema.js';
-import { labelOf, memberLabel } from './label.js';
+import { labelOf, memberLabel } from '../util/check/label.js';
 import { planWatchSchema } from './plan-watch.schema.js';
 import { pricingSchema } from './pricing.schema.js';
 import { cacheSchema, clientSchema } from './services.schema.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { array } from '../util/check/collections.js';
 import { func, integer, nonEmptyText, numberIn, oneOf, strict, stringRecord, text } from './fields.js';
 import { cacheSettingSchema } from './cache-setting.schema.js';
 import { mcpServerConfigSchema } from './mcp-server-config.schema.js';
@@ -21,10 +21,10 @@ export const agentSettingsShape = {
   model: nonEmptyText.optional(),
   maxTokens: integer(1).optional(),
   temperature: numberIn(0, 1).optional(),
-  stop: z.array(nonEmptyText, { error: 'an array of non-empty strings' }).optional(),
-  tools: z.array(toolSchema, { error: 'an array of tools (defineTool)' }).optional(),
-  mcps: z.array(mcpServerConfigSchema, { error: 'an array of MCP server configs' }).optional(),
-  skills: z.array(skillSchema, { error: 'an array of skills' }).optional(),
+  stop: array(nonEmptyText, 'an array of non-empty strings').optional(),
+  tools: array(toolSchema, 'an array of tools (defineTool)').optional(),
+  mcps: array(mcpServerConfigSchema, 'an array of MCP server configs').optional(),
+  skills: array(skillSchema, 'an array of skills').optional(),
   hooks: hooksSchema.optional(),
   env: stringRecord.optional(),
   enableCache: cacheSettingSchema.optional(),

@@ -1,9 +1,9 @@
-import { z } from 'zod';
+import type { Check } from '../util/check/check.js';
 import { MIN_ANSWER_CHARS } from '../introspection/bounded-json.js';
 import { assertConfig } from './assert-config.js';
 import { expected, hasMethods, integer, isObject, strict } from './fields.js';
 
-const registry = (what: string): z.ZodType => expected(`an object mapping names to ${what}`, isObject);
+const registry = (what: string): Check => expected(`an object mapping names to ${what}`, isObject);
 
 const introspectionOptionsSchema = strict(
   {

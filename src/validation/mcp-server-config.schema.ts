@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { literal } from '../util/check/leaf.js';
+import { discriminatedUnion } from '../util/check/union.js';
 import { expected, hasMethods, isObject, nonEmptyText, strict, stringArray, stringRecord, text } from './fields.js';
 
 /** Server names end up inside tool names (`mcp__<server>__<tool>`), which the API limits to 64 chars. */
@@ -14,16 +15,14 @@ const mcpServer = expected('an McpServer from @modelcontextprotocol/sdk/server/m
 );
 
 const stdio = strict(
-  { name: serverName, transport: z.literal('stdio'), command: nonEmptyText, args: stringArray.optional(), cwd: text.optional(), env: stringRecord.optional() },
+  { name: serverName, transport: literal('stdio'), command: nonEmptyText, args: stringArray.optional(), cwd: text.optional(), env: stringRecord.optional() },
   'a stdio MCP server config',
 );
 
-const inProcess = strict({ name: serverName, transport: z.literal('in-process'), server: mcpServer }, 'an in-process MCP server config');
+const inProcess = strict({ name: serverName, transport: literal('in-process'), server: mcpServer }, 'an in-process MCP server config');
 
 /** One entry of `mcps`; the transport decides which keys belong. */
-export const mcpServerConfigSchema = z.discriminatedUnion('transport', [stdio, inProcess], {
-  error: (issue) =>
-    (issue.code as string) === 'invalid_type' // zod types omit it, but a non-object input reports it
-      ? 'an MCP server config ({ name, transport: "stdio", command } or { name, transport: "in-process", server })'
-      : 'one of: stdio, in-process',
+export const mcpServerConfigSchema = discriminatedUnion('transport', [stdio, inProcess], {
+  notObject: 'an MCP server config ({ name, transport: "stdio", command } or { name, transport: "in-process", server })',
+  unknownTag: 'one of: stdio, in-process',
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { record } from '../util/check/collections.js';
 import { numberIn, strict } from './fields.js';
 
 const price = numberIn(0, Number.MAX_VALUE);
@@ -8,4 +8,4 @@ const modelPriceSchema = strict(
 );
 
 /** Prices per model id (`Pricing`), shared by the agent config and the judge settings. */
-export const pricingSchema = z.record(z.string(), modelPriceSchema, { error: 'an object mapping model ids to prices' });
+export const pricingSchema = record(modelPriceSchema, 'an object mapping model ids to prices');

@@ -2,7 +2,7 @@ import { assertZod4 } from './zod-version.js';
 import { assertConfig } from './assert-config.js';
 import { agentSettingsShape } from './agent-settings.schema.js';
 import { expected, isObject, nonEmptyText, strict, zodSchema } from './fields.js';
-import { labelOf } from './label.js';
+import { labelOf } from '../util/check/label.js';
 
 const promptConfigSchema = strict(
   {

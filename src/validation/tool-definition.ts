@@ -1,7 +1,7 @@
 import { assertZod4 } from './zod-version.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { assertConfig } from './assert-config.js';
-import { labelOf } from './label.js';
+import { labelOf } from '../util/check/label.js';
 import { toolSchema } from './tool.schema.js';
 
 /** `defineTool(tool)`, and a tool object handed straight to an agent call. */

@@ -314,6 +314,45 @@ describe('agent cache: the key', () => {
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]?.body).toMatchObject({ model: 'claude-haiku-4-5', system: 'Prompt system.' });
   });
+
+  it('the same prompt object asked again gets the key a fresh copy of it gets, whatever changed around it in between', async () => {
+    const model = new ScriptedModel(() => json({ answer: 'hello world' }));
+    // Changed in place between calls, as a careless caller might: the skill, the tool list, a tool
+    // that is not frozen (defineTool's are).
+    const skill = { name: 'style', content: 'Be brief.' };
+    const tools = [lookup];
+    const loose = { ...lookup };
+    const agent = createAgent({ name: 'reused', client: model.client(), enableCache: true, system: 'You answer.', skills: [skill], tools });
+    const other = createAgent({ name: 'reused', client: model.client(), enableCache: true, system: 'Another system.' });
+    const withLoose = createAgent({ name: 'reused', client: model.client(), enableCache: true, tools: [loose] });
+    const prompt = base();
+    const keyOfCall = async (who: Agent, asked: Prompt<unknown>, overrides?: PromptOverrides): Promise<string> =>
+      keyOf((await ask(who, asked, overrides)).cache);
+    const keys: string[] = [];
+    const check = async (who: Agent, overrides?: PromptOverrides): Promise<void> => {
+      const reused = await keyOfCall(who, prompt, overrides);
+      expect(reused).toBe(await keyOfCall(who, base(), overrides));
+      keys.push(reused);
+    };
+    await check(agent);
+    await check(agent, { temperature: 0.3 });
+    await check(agent, { stop: ['END'] });
+    await check(agent, { maxTokens: 77 });
+    await check(other);
+    await check(agent);
+    skill.content = 'Be very brief.';
+    await check(agent);
+    tools.push(defineTool({ name: 'define', description: 'Defines a word.', input: z.object({ word: z.string() }), execute: () => 'meaning' }));
+    await check(agent);
+    agent.setGoalAncestry({ goal: 'A goal in the system prompt' });
+    await check(agent);
+    await check(withLoose);
+    loose.description = 'Looks a word up, carefully.';
+    await check(withLoose);
+    // Every call a new key, but the sixth: the first call's inputs again.
+    expect(keys[5]).toBe(keys[0]);
+    expect(new Set(keys).size).toBe(keys.length - 1);
+  });
 });
 
 describe('agent cache: stored values', () => {

@@ -75,7 +75,7 @@ describe.skipIf(skip)('the packed package', () => {
     install = await packAndInstall(root, scratch);
     timings.push(`npm pack ${(install.packMs / 1000).toFixed(1)}s`);
     const { runtime, projects } = writeProjects(scratch, fixtures);
-    for (const file of ['entries.mjs', 'entries.cjs', 'no-mcp.mjs', 'no-mcp.cjs']) {
+    for (const file of ['entries.mjs', 'entries.cjs', 'no-mcp.mjs', 'no-mcp.cjs', 'no-zod.mjs', 'no-zod.cjs']) {
       jobs.set(file, settle(runNode(file, runtime).then((output) => output.stdout)));
     }
     for (const [id, project] of Object.entries(projects)) jobs.set(id, settle(compileAndRun(project)));
@@ -118,6 +118,14 @@ describe.skipIf(skip)('the packed package', () => {
 
   it('requiring groundswell or any entry but groundswell/mcp does not load the MCP SDK (CommonJS)', async () => {
     expect(await outcome(jobs.get('no-mcp.cjs'))).toContain('no MCP SDK (cjs)');
+  }, TIMEOUT);
+
+  it('importing groundswell and running a workflow does not load zod (ESM)', async () => {
+    expect(await outcome(jobs.get('no-zod.mjs'))).toContain('no zod (esm)');
+  }, TIMEOUT);
+
+  it('requiring groundswell and running a workflow does not load zod (CommonJS)', async () => {
+    expect(await outcome(jobs.get('no-zod.cjs'))).toContain('no zod (cjs)');
   }, TIMEOUT);
 
   it('TypeScript node16: an ESM and a CommonJS project type-check and run a decorated workflow', async () => {

@@ -17,3 +17,13 @@ it('importing the root entry loads neither SDK; the first agent call loads the A
   });
   expect(output).toContain('root import loads no SDK');
 }, 60_000);
+
+it('importing the root entry, checking configs and running a workflow load no zod; the first agent call loads it', async () => {
+  const output = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', 'import-root-no-zod.mjs'], { cwd: fixtures }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stdout}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+  expect(output).toContain('root import loads no zod');
+}, 60_000);

@@ -8,6 +8,7 @@ import { errorMessage } from '../../util/describe.js';
 import { ZERO_USAGE } from '../../util/usage.js';
 import { callCacheKey, type CallCacheKey, type McpKeyPart } from '../call-cache-key.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
+import { firstRequestText } from '../turn-pipeline.js';
 
 /**
  * Answers from the cache when the same request was answered before. The key covers what is
@@ -23,9 +24,10 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   }
   // Streams bypass the cache (decision 0007): their value is the events, which a cache could not replay.
   if (call.onStream !== undefined) return missed(call, next, { reason: 'bypassed' });
-  // Synchronous unless there is a plan file to read or MCP servers to describe: each await costs
-  // on the hit path.
-  const planText = call.planWatcher === undefined ? undefined : await call.planWatcher.firstRequestText();
+  // Synchronous unless a turn feature keys its first-request text (a plan file to read) or there
+  // are MCP servers to describe: each await costs on the hit path.
+  const keyed = firstRequestText(call.turnFeatures);
+  const planText = keyed === undefined ? undefined : await keyed;
   const mcps = call.settings.mcps.length === 0 ? [] : await mcpKeyParts(call.settings.mcps);
   const key = callCacheKey(call, options.ignore, planText, mcps);
   if (options.refresh) return stored(call, next, cache, key, { reason: 'bypassed', key: key.key });

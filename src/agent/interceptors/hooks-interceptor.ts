@@ -1,9 +1,25 @@
-import type { PromptInterceptor } from '../prompt-call.js';
+import type { AgentHooks } from '../hooks.js';
+import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 import { runHook } from '../run-hook.js';
 import { hookBase } from '../run-model.js';
 
-/** sessionStart before the call, sessionEnd after it — also when it fails (the failure wins). */
-export const hooksInterceptor: PromptInterceptor = async (call, next) => {
+/**
+ * sessionStart before the call, sessionEnd after it — also when it fails (the failure wins).
+ * Without either hook the call passes straight through: no hook contexts, no awaits.
+ */
+export const hooksInterceptor: PromptInterceptor = (call, next) =>
+  hasSessionHooks(call.settings.hooks) ? withSessionHooks(call, next) : next(call);
+
+/** Whether either session hook is set; a hooks object that cannot be read takes the full path, whose runHook reports it. */
+function hasSessionHooks(hooks: AgentHooks): boolean {
+  try {
+    return hooks.sessionStart !== undefined || hooks.sessionEnd !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+async function withSessionHooks<T>(call: PromptCall<T>, next: PromptHandler): Promise<PromptOutcome<T>> {
   const hooks = call.settings.hooks;
   let outcome;
   try {
@@ -19,4 +35,4 @@ export const hooksInterceptor: PromptInterceptor = async (call, next) => {
   }
   await runHook(hooks, 'sessionEnd', { ...hookBase(call, outcome.turns), result: outcome.value, isError: false });
   return outcome;
-};
+}

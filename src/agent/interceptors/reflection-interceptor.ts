@@ -2,7 +2,7 @@ import { isRetryable } from '../../errors/predicates.js';
 import { reflectionAttempts, type ReflectionLevel } from '../../reflection/reflection-config.js';
 import { ReflectionFailedError } from '../../reflection/reflection-failed-error.js';
 import { reflect } from '../../reflection/reflection-pass.js';
-import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
+import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 
 /**
  * Prompt- and agent-level reflection: when an attempt fails with an error a retry could fix, a
@@ -10,10 +10,19 @@ import type { PromptCall, PromptInterceptor } from '../prompt-call.js';
  * prompt) is what the next attempt sends. Bounded by `maxAttempts`; auth and invalid-request
  * errors, and a reflection pass that itself fails, end it.
  */
-export const reflectionInterceptor: PromptInterceptor = async (call, next) => {
+export const reflectionInterceptor: PromptInterceptor = (call, next) => {
   const level: ReflectionLevel = call.prompt.settings.enableReflection !== undefined ? 'prompt' : 'agent';
-  const attempts = reflectionAttempts(call.settings.enableReflection, `${level} of agent "${call.agentName}"`);
-  if (attempts <= 1) return next(call);
+  let attempts: number;
+  try {
+    attempts = reflectionAttempts(call.settings.enableReflection, `${level} of agent "${call.agentName}"`);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // Without retries the call passes straight through: no extra promise around it.
+  return attempts <= 1 ? next(call) : withRetries(call, next, level, attempts);
+};
+
+async function withRetries<T>(call: PromptCall<T>, next: PromptHandler, level: ReflectionLevel, attempts: number): Promise<PromptOutcome<T>> {
   let current = call;
   for (let attempt = 1; ; attempt += 1) {
     try {
@@ -24,7 +33,7 @@ export const reflectionInterceptor: PromptInterceptor = async (call, next) => {
       current = current.revise(revision);
     }
   }
-};
+}
 
 function describeTask<T>(call: PromptCall<T>): string {
   const system = call.plan.system === undefined ? '' : `<system>\n${call.plan.system}\n</system>\n\n`;

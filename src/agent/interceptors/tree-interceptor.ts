@@ -1,22 +1,36 @@
 import { serializeError } from '../../util/serialize-error.js';
 import { ZERO_USAGE } from '../../util/usage.js';
-import type { PromptInterceptor } from '../prompt-call.js';
+import { NODE_USAGE } from '../../util/node-usage.js';
+import { recordPromptCall } from '../../core/last-prompt.js';
+import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 
-/** `agentPromptStart`/`agentPromptEnd` on the call's node, its status, and its usage for rollups. */
-export const treeInterceptor: PromptInterceptor = async (call, next) => {
+/**
+ * `agentPromptStart`/`agentPromptEnd` on the call's node, its status, and its usage for rollups.
+ * Outside a workflow there is no node and nobody to tell: the events are not even built (the
+ * answer's JSON text alone costs more than a cache hit's lookup), only the call's totals are filled in.
+ */
+export const treeInterceptor: PromptInterceptor = (call, next) => {
+  if (call.tree.node === undefined) return next(call).then((last) => withTotals(call, last));
+  return inTree(call, next);
+};
+
+/** Usage and turns of the whole call: every attempt, not only the one that succeeded. */
+function withTotals<T>(call: PromptCall<T>, last: PromptOutcome<T>): PromptOutcome<T> {
+  return last.cached || last.replayed === true ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
+}
+
+async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<PromptOutcome<T>> {
   const { tree } = call;
   const started = tree.now();
   const base = { agentName: call.agentName, model: call.plan.model, promptId: call.promptId };
   const ancestry = call.plan.goalAncestry;
   tree.emit({ type: 'agentPromptStart', ...base, ...(Object.keys(ancestry).length > 0 ? { goalAncestry: ancestry } : {}) });
   try {
-    const last = await next(call);
-    // Usage and turns of the whole call: every attempt, not only the one that succeeded.
-    const outcome = last.cached || last.replayed === true ? last : { ...last, usage: call.meter.usage, turns: call.meter.turns };
-    if (tree.node) tree.node.usage = outcome.usage;
+    const outcome = withTotals(call, await next(call));
+    if (tree.node) tree.node.setAttr(NODE_USAGE, outcome.usage);
     // A reflection's own call is not a result of the workflow's work.
     if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
-      tree.workflow.lastPromptCall = { node: tree.node, value: outcome.value };
+      recordPromptCall(tree.workflow, tree.node, outcome.value);
     }
     tree.finish('completed');
     tree.emit({
@@ -35,7 +49,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     return outcome;
   } catch (error) {
     // Turns already answered were paid for: they count in the event, the node and the rollups.
-    if (tree.node && call.meter.turns > 0) tree.node.usage = call.meter.usage;
+    if (tree.node && call.meter.turns > 0) tree.node.setAttr(NODE_USAGE, call.meter.usage);
     tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
     tree.emit({
       type: 'agentPromptEnd',
@@ -50,7 +64,7 @@ export const treeInterceptor: PromptInterceptor = async (call, next) => {
     });
     throw error;
   }
-};
+}
 
 const OUTPUT_LIMIT = 2_000;
 

@@ -1,4 +1,5 @@
-import { flag, func, integer, strict } from './fields.js';
+import { flag, func, integer } from '../../util/check/fields.js';
+import { strict } from '../../util/check/object.js';
 
 /** `errorMergeStrategy` of a workflow or a `@Task`. */
 export const errorMergeSchema = strict(

@@ -1,10 +1,12 @@
-import { UsageError } from '../errors/groundswell-error.js';
-import { readProperty } from '../util/describe.js';
+import { UsageError } from '../../errors/groundswell-error.js';
+import { readProperty } from '../../util/describe.js';
 import { assertConfig } from './assert-config.js';
-import { errorMergeSchema } from './error-merge.schema.js';
-import { expected, flag, hasMethods, integer, nonEmptyText, strict, text } from './fields.js';
-import { received } from './received.js';
-import { workflowReflectionSchema } from './reflection.schema.js';
+import { flag, hasMethods, integer, nonEmptyText, text } from '../../util/check/fields.js';
+import { expected } from '../../util/check/leaf.js';
+import { strict } from '../../util/check/object.js';
+import { received } from '../../util/check/received.js';
+import { errorMergeSchema } from './error-merge.js';
+import { workflowReflectionSchema } from './workflow-reflection.js';
 
 const workflowConfigSchema = strict(
   {

@@ -1,4 +1,4 @@
-import { describeValue } from '../util/describe.js';
+import { describeValue } from '../describe.js';
 
 // Longer strings are described, not shown: a misplaced API key or token must not reach a log.
 const MAX_SHOWN = 32;

@@ -1,9 +1,10 @@
-import { UsageError } from '../errors/groundswell-error.js';
+import { UsageError } from '../../errors/groundswell-error.js';
 import { assertConfig } from './assert-config.js';
-import { errorMergeSchema } from './error-merge.schema.js';
-import { concurrencyField, settleField } from './fan-out-options.schema.js';
-import { flag, nonEmptyText, strict } from './fields.js';
-import { memberLabel } from './label.js';
+import { flag, nonEmptyText } from '../../util/check/fields.js';
+import { memberLabel } from '../../util/check/label.js';
+import { strict } from '../../util/check/object.js';
+import { errorMergeSchema } from './error-merge.js';
+import { concurrencyField, settleField } from './fan-out-options.js';
 
 const taskOptionsSchema = strict(
   {

@@ -1,4 +1,4 @@
-import { readProperty } from '../util/describe.js';
+import { readProperty } from '../describe.js';
 
 /** `@Step "fetch"`, or just `@Step` when the name is missing or not a usable string. */
 export function memberLabel(kind: string, name: unknown): string {

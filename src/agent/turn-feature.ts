@@ -1,0 +1,96 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { GoalAncestry } from '../goals/goal-ancestry.js';
+import type { Prompt } from '../prompt/prompt.js';
+import type { ToolEffect } from '../trajectory/observation.js';
+import type { TokenUsage } from '../types/usage.js';
+import type { SecretMasker } from '../util/secret-masker.js';
+import type { ResolvedSettings } from './agent-settings.js';
+import type { CallTree } from './call-tree.js';
+import type { ToolCallRecord } from './tool-call-record.js';
+
+/** What a turn feature may read of its call (a `PromptCall` fits; structural, so no import cycle). */
+export interface TurnCall {
+  readonly agentName: string;
+  readonly client: Anthropic;
+  readonly plan: { readonly model: string; readonly userContent: string };
+  readonly tree: CallTree;
+  /** Masks what the feature reports or keeps beyond the call. */
+  readonly secrets: SecretMasker;
+}
+
+/** One model request of the tool loop, before it is sent: what a feature may look at and change. */
+export interface TurnRequest {
+  readonly call: TurnCall;
+  /** 1 for the first request of the call (attempt), counting up each tool round. */
+  readonly turn: number;
+  /**
+   * The conversation itself (not a copy): an edit here, such as compaction, is what every later
+   * request builds on. Call `compacted()` after removing turns.
+   */
+  readonly messages: MessageParam[];
+  /**
+   * Extra system blocks of this request only, sent after the cached sections in this order (each
+   * feature appends after those of the features before it; it may also replace one). Never kept
+   * in the history, so they cannot pile up.
+   */
+  readonly systemBlocks: string[];
+  /** Tells every feature (its `onCompaction`) that older turns of `messages` were just removed. */
+  compacted(): void;
+  /** What the features remember of the tool calls up to `maxTurn` (their `summaries`), one line each. */
+  summaries(maxTurn: number): string[];
+  /** Meters tokens the feature spent on its own requests (priced at the call's model) on the call. */
+  spend(usage: TokenUsage): void;
+}
+
+/** One finished tool call, with what its tool declares about it. */
+export interface ToolCallDone {
+  readonly turn: number;
+  readonly record: ToolCallRecord;
+  /** The tool's declared effect (trajectory checkpoints), when it has one. */
+  readonly effect?: ToolEffect;
+  /** The tool's declared target for this input, when it has one. */
+  readonly target?: string;
+}
+
+/**
+ * Something that runs around each model request and each tool round of one agent call (trajectory
+ * checkpoints, plan reminders, compaction). Made per call by a factory in `turn-features.ts`; all
+ * methods optional. The loop calls the features in registration order, and a call without any
+ * features pays nothing for them.
+ */
+export interface TurnFeature {
+  /** For errors and debugging. */
+  readonly name: string;
+  /** Before each model request: may edit the conversation, add system blocks, spend tokens. */
+  beforeRequest?(request: TurnRequest): void | Promise<void>;
+  /** After each tool call, in the order the model asked for them. */
+  afterToolCall?(done: ToolCallDone): void;
+  /** After all tool calls of a round, before their results go back to the model. */
+  afterToolRound?(turn: number, records: readonly ToolCallRecord[]): void;
+  /** Older turns were just removed from the conversation (by this or another feature). */
+  onCompaction?(turn: number): void;
+  /** One line per tool call up to `maxTurn` that this feature remembers, for a compaction note. */
+  summaries?(maxTurn: number): readonly string[];
+  /**
+   * The text this feature adds to the call's first request, read without changing state: the
+   * cache key covers it. Only for features whose first-request text varies between calls.
+   */
+  firstRequestText?(): Promise<string>;
+}
+
+/** What a feature's factory knows of the call being prepared. */
+export interface TurnFeatureContext<Config> {
+  readonly agentName: string;
+  /** The agent's config as given: each factory reads its own option. */
+  readonly config: Config;
+  readonly prompt: Prompt<unknown>;
+  readonly settings: ResolvedSettings;
+  readonly goalAncestry: GoalAncestry;
+  readonly secrets: SecretMasker;
+  /** Called from inside another agent's run (a tool of it), which has a trajectory checkpoint. */
+  readonly nested: boolean;
+}
+
+/** Makes a call's feature, or returns undefined when the call does not use it. */
+export type TurnFeatureFactory<Config> = (context: TurnFeatureContext<Config>) => TurnFeature | undefined;

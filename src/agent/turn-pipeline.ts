@@ -1,0 +1,67 @@
+import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TokenUsage } from '../types/usage.js';
+import { addUsage } from '../util/usage.js';
+import { priced, type Pricing } from './pricing.js';
+import type { ToolCallRecord } from './tool-call-record.js';
+import type { ToolCallDone, TurnCall, TurnFeature, TurnRequest } from './turn-feature.js';
+
+/** The call as the pipeline needs it: what features read, plus the meter their tokens go on. */
+interface PipelineCall extends TurnCall {
+  readonly pricing: Pricing | undefined;
+  readonly meter: { usage: TokenUsage };
+}
+
+/**
+ * Runs every feature's `beforeRequest`, in order, and returns the system blocks they added for
+ * this request. Awaits only a feature that returned a promise.
+ */
+export async function beforeRequest(
+  call: PipelineCall,
+  features: readonly TurnFeature[],
+  turn: number,
+  messages: MessageParam[],
+): Promise<string[]> {
+  const request: TurnRequest = {
+    call,
+    turn,
+    messages,
+    systemBlocks: [],
+    compacted: () => {
+      for (const feature of features) feature.onCompaction?.(turn);
+    },
+    summaries: (maxTurn) => features.flatMap((feature) => feature.summaries?.(maxTurn) ?? []),
+    spend: (usage) => {
+      call.meter.usage = addUsage(call.meter.usage, priced(usage, call.plan.model, call.pricing));
+    },
+  };
+  for (const feature of features) {
+    const pending = feature.beforeRequest?.(request);
+    if (pending !== undefined) await pending;
+  }
+  return request.systemBlocks;
+}
+
+export function afterToolCall(features: readonly TurnFeature[], done: ToolCallDone): void {
+  for (const feature of features) feature.afterToolCall?.(done);
+}
+
+export function afterToolRound(features: readonly TurnFeature[], turn: number, records: readonly ToolCallRecord[]): void {
+  for (const feature of features) feature.afterToolRound?.(turn, records);
+}
+
+/** Whether any feature observes single tool calls (then the loop reads each tool's target). */
+export function observesToolCalls(features: readonly TurnFeature[]): boolean {
+  return features.some((feature) => feature.afterToolCall !== undefined);
+}
+
+/**
+ * What the features add to the first request, for the cache key: undefined (synchronously, so a
+ * cache hit pays no await) when none adds anything that varies.
+ */
+export function firstRequestText(features: readonly TurnFeature[]): Promise<string> | undefined {
+  if (features.length === 0) return undefined;
+  const keyed = features.filter((feature) => feature.firstRequestText !== undefined);
+  if (keyed.length === 0) return undefined;
+  if (keyed.length === 1) return keyed[0]?.firstRequestText?.();
+  return Promise.all(keyed.map((feature) => feature.firstRequestText?.() ?? '')).then((texts) => texts.join('\n'));
+}

@@ -1,0 +1,13 @@
+import { UsageError } from '../../errors/groundswell-error.js';
+import type { Check } from '../../util/check/check.js';
+import { configProblem } from '../../util/check/config-problem.js';
+
+/**
+ * Checks `value` against `check` and throws one UsageError for what is wrong: `Workflow "etl":
+ * config.retention.maxEventsPerNode must be an integer >= 0, got -1.` `label` says whose input it
+ * is (a function: built only on failure, as some checks run per call), `root` what the value is called.
+ */
+export function assertConfig(check: Check, value: unknown, label: string | (() => string), root = 'config'): void {
+  const problem = configProblem(check, value, root);
+  if (problem !== undefined) throw new UsageError(`${typeof label === 'string' ? label : label()}: ${problem.text}`, { cause: problem.cause });
+}

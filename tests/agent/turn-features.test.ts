@@ -1,0 +1,123 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, type ContextCompactedEvent, type WorkflowEvent } from 'groundswell';
+import { json, ScriptedModel, toolUse, type RecordedRequest } from 'groundswell/testing';
+import { TURN_FEATURES, type TurnFeatureOptions } from '../../src/agent/turn-features.js';
+import type { ToolCallDone, TurnFeature, TurnFeatureFactory } from '../../src/agent/turn-feature.js';
+import { CHECKPOINT_HEADING } from '../../src/trajectory/render-checkpoint.js';
+import { adder } from '../support/agent-helpers.js';
+
+const Sum = z.object({ sum: z.number() });
+
+function systemBlocks(request: RecordedRequest | undefined): string[] {
+  const system = request?.body.system as string | Array<{ text: string }> | undefined;
+  if (system === undefined) return [];
+  return typeof system === 'string' ? [system] : system.map((block) => block.text);
+}
+
+/** Registers a factory for agents of one name only, removed again after the test. */
+let registered: TurnFeatureFactory<TurnFeatureOptions> | undefined;
+function register(agentName: string, make: () => TurnFeature): void {
+  registered = (context) => (context.agentName === agentName ? make() : undefined);
+  TURN_FEATURES.push(registered);
+}
+afterEach(() => {
+  if (registered !== undefined) TURN_FEATURES.splice(TURN_FEATURES.indexOf(registered), 1);
+  registered = undefined;
+});
+
+/** A small custom feature: a per-request block naming the round, and what it observed. */
+function roundCounter() {
+  const seen = { rounds: [] as number[], calls: [] as ToolCallDone[], compactions: [] as number[] };
+  const feature: TurnFeature = {
+    name: 'round-counter',
+    beforeRequest(request) {
+      request.systemBlocks.push(`<round>${seen.rounds.length + 1}</round>`);
+    },
+    afterToolCall(done) {
+      seen.calls.push(done);
+    },
+    afterToolRound(turn) {
+      seen.rounds.push(turn);
+    },
+    onCompaction(turn) {
+      seen.compactions.push(turn);
+    },
+  };
+  return { feature, seen };
+}
+
+describe('turn features', () => {
+  it('a registered feature adds a block to each request (after the cached system text, never into the history) and sees every tool round', async () => {
+    const { tool } = adder();
+    const { feature, seen } = roundCounter();
+    register('counting', () => feature);
+    const model = new ScriptedModel([toolUse('add', { a: 2, b: 3 }), toolUse('add', { a: 5, b: 1 }), json({ sum: 6 })]);
+    const agent = createAgent({ name: 'counting', client: model.client(), system: 'You add.', tools: [tool] });
+    const result = await agent.execute(createPrompt({ user: '(2+3)+1?', responseFormat: Sum }));
+
+    expect(result.value).toEqual({ sum: 6 });
+    expect(model.requests.map(systemBlocks)).toEqual([
+      [expect.stringContaining('You add.'), '<round>1</round>'],
+      [expect.stringContaining('You add.'), '<round>2</round>'],
+      [expect.stringContaining('You add.'), '<round>3</round>'],
+    ]);
+    expect(JSON.stringify(model.requests.map((r) => r.body.messages))).not.toContain('<round>');
+    expect(seen.rounds).toEqual([1, 2]);
+    expect(seen.calls.map((done) => [done.turn, done.record.name, done.record.output])).toEqual([
+      [1, 'add', '5'],
+      [2, 'add', '6'],
+    ]);
+  });
+
+  it('another agent without the feature sends exactly what it sent before', async () => {
+    register('counting', () => roundCounter().feature);
+    const model = new ScriptedModel([json({ sum: 1 })]);
+    await createAgent({ name: 'plain', client: model.client(), system: 'You add.' }).prompt(
+      createPrompt({ user: '1?', responseFormat: Sum }),
+    );
+    expect(model.requests[0]?.body.system).toBe('You add.');
+  });
+
+  it('hears about a compaction done by the built-in feature, and runs after the built-in blocks', async () => {
+    const { tool } = adder();
+    const { feature, seen } = roundCounter();
+    register('compacting', () => feature);
+    const steps = Array.from({ length: 6 }, (_, i) => toolUse('add', { a: i, b: 1 }, { text: 'x'.repeat(400) }));
+    const model = new ScriptedModel([...steps, json({ sum: 6 })]);
+    const dir = mkdtempSync(join(tmpdir(), 'gs-turns-'));
+    const planPath = join(dir, 'PLAN.md');
+    writeFileSync(planPath, '# Plan\n\n## Goals\n- [ ] G1: add\n\n## Log\n');
+    const agent = createAgent({
+      name: 'compacting',
+      client: model.client(),
+      system: 'You add.',
+      tools: [tool],
+      maxTurns: 8,
+      plan: { path: planPath },
+      trajectory: { checkpoint: 'always', contextBudget: { maxChars: 2_000, keepTurns: 2 } },
+    });
+    const events: WorkflowEvent[] = [];
+    const wf = createWorkflow({ name: 'sums', goal: 'Add' }, (ctx) =>
+      ctx.step('add', () => agent.prompt(createPrompt({ user: 'Add them', responseFormat: Sum }))),
+    );
+    wf.addObserver({ onEvent: (event) => events.push(event) });
+    await wf.run();
+
+    const compacted = events.filter((e): e is ContextCompactedEvent => e.type === 'contextCompacted').map((e) => e.turn);
+    expect(compacted.length).toBeGreaterThan(0);
+    expect(seen.compactions).toEqual(compacted);
+    // After a compaction: the plan resync, the checkpoint (built-in, in registration order), then ours.
+    const blocks = systemBlocks(model.requests[(compacted[0] ?? 0) - 1]);
+    expect(blocks[0]).toContain('You add.');
+    const plan = blocks.findIndex((text) => text.includes('Earlier turns were compacted.'));
+    const checkpoint = blocks.findIndex((text) => text.startsWith(CHECKPOINT_HEADING));
+    expect(plan).toBeGreaterThan(0);
+    expect(checkpoint).toBe(plan + 1);
+    expect(blocks[checkpoint + 1]).toMatch(/^<round>\d<\/round>$/);
+    expect(blocks).toHaveLength(checkpoint + 2);
+  });
+});
