@@ -135,6 +135,7 @@ export class Agent {
   async prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
     // `execute` without its duration and result copy: a cache hit is mostly this path's overhead.
     const client = this.clientRef ?? (await this.defaultClient());
+    if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
     return (await call.tree.run(() => pipeline(call))).value;
   }
