@@ -36,7 +36,7 @@ const layers = {
   agent: ['cache', 'core', 'errors', 'goal-plans', 'goals', 'mcp', 'prompt', 'reflection', 'secrets', 'tools', 'trajectory', 'types', 'util', 'validation'],
   introspection: ['agent', 'cache', 'core', 'errors', 'goals', 'prompt', 'tools', 'types', 'util', 'validation'],
   'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
-  replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'types', 'util'],
+  replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
   cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util'],
 };
 

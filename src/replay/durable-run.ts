@@ -11,8 +11,11 @@ import { exportRun } from '../debugger/run-export.js';
 import { serializeError } from '../util/serialize-error.js';
 
 const TREE_EVERY_MS = 5_000;
+const CHECKPOINT_DATA = 'checkpoint:';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import type { TokenUsage } from '../types/usage.js';
+import type { WorkflowEvent } from '../types/events.js';
+import type { TrajectoryCheckpoint } from '../types/trajectory.js';
 import { ReplayedStepError, ReplayMismatchError, WaitTimeoutError } from './replay-errors.js';
 import { RunPaths } from './run-paths.js';
 import { callFingerprint, stepFingerprint } from './step-key.js';
@@ -29,6 +32,9 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly signals = new Map<string, unknown[]>();
   private readonly fingerprints = new WeakMap<TreeNode, string>();
   private events: unknown[] = [];
+  // The latest trajectory checkpoint per agent: written with the next batch, restored on resume.
+  private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
+  private readonly restored = new Map<string, TrajectoryCheckpoint>();
   private usageTotal: TokenUsage = { ...ZERO_USAGE };
   /** Set when a wait suspended the run. */
   suspended = false;
@@ -54,6 +60,9 @@ export class DurableRun implements RunJournal, CallJournal {
       this.signals.set(signal.name, list);
     }
     this.waitingSince = loaded?.run.waitingFor;
+    for (const [name, value] of Object.entries(loaded?.data ?? {})) {
+      if (name.startsWith(CHECKPOINT_DATA)) this.restored.set(name.slice(CHECKPOINT_DATA.length), value as TrajectoryCheckpoint);
+    }
   }
 
   private readonly waitingSince: LoadedRun['run']['waitingFor'];
@@ -67,8 +76,21 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   /** Buffered until the next stored outcome: one write per step, not one per event. */
-  recordEvent(event: unknown): void {
+  recordEvent(event: WorkflowEvent): void {
     this.events.push(event);
+    if (event.type === 'trajectoryCheckpoint') this.checkpoints.set(event.agentName, event.checkpoint);
+  }
+
+  /** The latest checkpoint of `agentName` from before the interruption, until it is handed over. */
+  restoredCheckpoint(agentName: string): TrajectoryCheckpoint | undefined {
+    return this.restored.get(agentName);
+  }
+
+  /** True once per restored checkpoint: the first live request of that agent takes it. */
+  handOver(agentName: string, checkpoint: TrajectoryCheckpoint): boolean {
+    if (this.restored.get(agentName) !== checkpoint) return false;
+    this.restored.delete(agentName);
+    return true;
   }
 
   /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
@@ -78,6 +100,8 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   async flush(): Promise<void> {
+    for (const [agentName, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${agentName}`, checkpoint);
+    this.checkpoints.clear();
     // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
     if (this.now() - this.treeStoredAt >= TREE_EVERY_MS) await this.storeTree();
     if (this.events.length === 0) return;

@@ -129,3 +129,50 @@ describe('waitFor and signal', () => {
     await expect(wf.run()).rejects.toThrow(/only a durable run can wait/);
   });
 });
+
+const CHECKPOINT = {
+  schemaVersion: 1,
+  id: 'cp-1',
+  revision: 3,
+  turn: 4,
+  trigger: 'tool result',
+  assessment: 'verification_due',
+  goal: 'fix the parser',
+  completedWork: ['edited parser.ts'],
+  groundedFacts: [{ statement: 'parser.ts has the fix', evidence: 'turn 3/tool_result', freshness: 'fresh' }],
+  openQuestions: [],
+  nextAction: 'run the tests',
+  successEvidence: 'a passing test run',
+  doNotRepeat: [],
+};
+
+describe('handoff on resume', () => {
+  it("gives the first live call after a resume the agent's latest checkpoint, marked as no fresh evidence", async () => {
+    const model = new ScriptedModel(() => json({ n: 1 }));
+    const agent = createAgent({ name: 'planner', client: model.client(), trajectory: { checkpoint: 'always', grounding: 'off' } });
+    let crash = true;
+    const build = (): Workflow<number> =>
+      createWorkflow({ name: 'Handoff', durable: { store, runId: 'h1' } }, async (ctx) => {
+        const first = await ctx.step('first', () => agent.prompt(createPrompt({ user: 'first', responseFormat: Answer })));
+        if (crash) {
+          crash = false;
+          throw new Error('crash');
+        }
+        const second = await ctx.step('second', () => agent.prompt(createPrompt({ user: 'second', responseFormat: Answer })));
+        return first.n + second.n;
+      });
+    await expect(build().run()).rejects.toThrow(/crash/);
+    await store.updateRun('h1', { status: 'running', error: null });
+    // What the interrupted process stored with its last batch: the agent's latest checkpoint.
+    await store.putData('h1', 'checkpoint:planner', CHECKPOINT);
+    expect(await resume('h1', { store, workflows: { Handoff: build } })).toBe(2);
+    expect(model.requests).toHaveLength(2);
+    const system = JSON.stringify(model.requests[1]?.body.system);
+    expect(system).toContain('[RESTORED CHECKPOINT]');
+    expect(system).toContain('not as fresh evidence');
+    expect(system).toContain('run the tests');
+    expect(system).toContain('(stale)');
+    // The interrupted process's own call carried no handoff.
+    expect(JSON.stringify(model.requests[0]?.body.system ?? null)).not.toContain('[RESTORED CHECKPOINT]');
+  });
+});
