@@ -139,13 +139,13 @@ export class JournalRunStore implements RunStore {
   async putStep(runId: string, step: StepRecord): Promise<boolean> {
     checkStep(step);
     const run = this.openRun(runId);
-    return run.putOnce('step', step.key, () => encodeJson({ kind: 'step', record: step }, `Step "${step.key}"`), this.fsync === 'every-record');
+    return run.putOnce('step', step.key, entryText('step', encodeJson(step, `Step "${step.key}"`)), this.fsync === 'every-record');
   }
 
   async putCall(runId: string, call: CallRecord): Promise<boolean> {
     checkCall(call);
     const run = this.openRun(runId);
-    return run.putOnce('call', call.key, () => encodeJson({ kind: 'call', record: call }, `Call "${call.key}"`), this.fsync === 'every-record');
+    return run.putOnce('call', call.key, entryText('call', encodeJson(call, `Call "${call.key}"`)), this.fsync === 'every-record');
   }
 
   async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
@@ -155,11 +155,9 @@ export class JournalRunStore implements RunStore {
       const next = run.nextSequence();
       return { first: next, last: next - 1 };
     }
-    const first = run.appendEvents(
-      events.length,
-      (seq) => encodeJson({ first: seq, events } satisfies EventBatch, `Events of run "${runId}"`),
-      this.fsync === 'every-record',
-    );
+    const texts = events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`)).join(',');
+    // The batch as EventBatch JSON, from events checked one by one (errors name the event).
+    const first = run.appendEvents(events.length, (seq) => `{"first":${seq},"events":[${texts}]}`, this.fsync === 'every-record');
     return { first, last: first + events.length - 1 };
   }
 
@@ -261,4 +259,9 @@ export class JournalRunStore implements RunStore {
       throw new RunStoreCorruptError(path, 'holds no valid JSON (it is written atomically, so it was damaged afterwards).', { cause: error });
     }
   }
+}
+
+/** A step or call entry (JournalEntry JSON) around a record already encoded. */
+function entryText(kind: 'step' | 'call', record: string): string {
+  return `{"kind":"${kind}","record":${record}}`;
 }
