@@ -168,18 +168,18 @@ export function runStoreContract(name: string, open: () => Promise<StoreHarness>
     }));
 
     it('every method on an unknown run is a RunNotFoundError', withStore(async ({ store }) => {
-      const attempts: Promise<unknown>[] = [
-        store.loadRun('ghost'),
-        store.putStep('ghost', step('k', 1)),
-        store.putCall('ghost', call('k', 1)),
-        store.appendEvents('ghost', [{ type: 'x' }]),
-        store.readEvents('ghost'),
-        store.putSignal('ghost', { name: 's', value: 1, at: 1 }),
-        store.putData('ghost', 'd', 1),
-        store.putTree('ghost', {}),
-        store.acquireLease('ghost', 'me', 1000),
+      const attempts: (() => Promise<unknown>)[] = [
+        () => store.loadRun('ghost'),
+        () => store.putStep('ghost', step('k', 1)),
+        () => store.putCall('ghost', call('k', 1)),
+        () => store.appendEvents('ghost', [{ type: 'x' }]),
+        () => store.readEvents('ghost'),
+        () => store.putSignal('ghost', { name: 's', value: 1, at: 1 }),
+        () => store.putData('ghost', 'd', 1),
+        () => store.putTree('ghost', {}),
+        () => store.acquireLease('ghost', 'me', 1000),
       ];
-      for (const attempt of attempts) expect(await rejection(attempt)).toBeInstanceOf(RunNotFoundError);
+      for (const attempt of attempts) expect(await rejection(attempt()), attempt.toString()).toBeInstanceOf(RunNotFoundError);
     }));
 
     it('a lease: one owner at a time, named in the error; expired leases are taken over', withStore(async ({ store, clock }) => {
