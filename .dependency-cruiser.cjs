@@ -27,6 +27,9 @@ const layers = {
   util: ['types'],
   errors: ['types', 'util'],
   cache: ['errors', 'types', 'util'],
+  durable: ['errors', 'types', 'util'],
+  // The PostgreSQL store implements durable's contract and throws its errors.
+  postgres: ['durable', 'errors', 'types', 'util'],
   plans: ['errors'],
   judge: ['errors', 'tools', 'util'],
   mcp: ['errors', 'util', 'validation'],
