@@ -9,7 +9,8 @@ import type { EventBatch, JournalEntry } from './journal-entry.js';
 import { JournalFile, readJournal, type RecoveredTail } from './journal-file.js';
 import { OpenRun } from './journal-open-run.js';
 import { runFiles, type RunFiles } from './journal-run-files.js';
-import type { JournalFsync, JournalRunStoreOptions } from './journal-store-options.js';
+import { FSYNC_POLICIES, type FsyncPolicy } from './fsync-policy.js';
+import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from './list-runs-query.js';
 import { checkCall, checkSignal, checkStep, requireStatus } from './record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from './run-id.js';
@@ -30,7 +31,7 @@ export class JournalRunStore implements RunStore {
   readonly dir: string;
   /** Torn last records found so far (each also passed to `onRecover`). */
   readonly recovered: RecoveredTail[] = [];
-  private readonly fsync: JournalFsync;
+  private readonly fsync: FsyncPolicy;
   private readonly clock: { now(): number };
   private readonly onRecover: ((tail: RecoveredTail) => void) | undefined;
   private readonly open = new Map<string, OpenRun>();
@@ -40,7 +41,7 @@ export class JournalRunStore implements RunStore {
     if (options.dir !== undefined && (typeof options.dir !== 'string' || options.dir === '')) {
       throw new UsageError('JournalRunStore `dir` must be a non-empty path.');
     }
-    if (options.fsync !== undefined && !['checkpoints', 'every-record', 'off'].includes(options.fsync)) {
+    if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
       throw new UsageError('JournalRunStore `fsync` must be "checkpoints", "every-record" or "off".');
     }
     this.dir = resolve(options.dir ?? join(process.cwd(), '.groundswell', 'runs'));
