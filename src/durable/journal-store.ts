@@ -87,6 +87,9 @@ export class JournalRunStore implements RunStore {
     // Steps before a status change are on disk before the status says so.
     if (this.fsync !== 'off') this.open.get(id)?.sync();
     writeFileAtomicallySync(files.meta, text, this.fsync !== 'off');
+    // A run that stops running here (suspended, settled) gives its descriptors back; a later
+    // write reopens them, so a long-lived process does not hold two per run it ever wrote.
+    if (next.status !== 'running') this.closeRun(id);
     return next;
   }
 
@@ -218,6 +221,11 @@ export class JournalRunStore implements RunStore {
     this.closed = true;
     for (const run of this.open.values()) run.close();
     this.open.clear();
+  }
+
+  private closeRun(id: string): void {
+    this.open.get(id)?.close();
+    this.open.delete(id);
   }
 
   private readonly torn = (tail: RecoveredTail): void => {

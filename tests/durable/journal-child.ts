@@ -1,9 +1,9 @@
 // Child process for the journal store tests (run under tsx):
 //   append <dir> <runId>                      put steps and events in a loop until killed
-//   lease <dir> <runId> <owner> <startAt>     at startAt (epoch ms), take the lease; print the outcome
+//   lease <dir> <runId> <owner>               take the lease when <dir>/go appears; print the outcome
 import { JournalRunStore, RunLeaseError } from 'groundswell/durable';
 
-const [mode, dir, runId, owner, startAt] = process.argv.slice(2);
+const [mode, dir, runId, owner] = process.argv.slice(2);
 if (dir === undefined || runId === undefined) throw new Error('usage: journal-child <mode> <dir> <runId> ...');
 const store = new JournalRunStore({ dir, fsync: 'off' });
 
@@ -16,18 +16,22 @@ if (mode === 'append') {
     await store.appendEvents(runId, [{ type: 'stepEnd', i }]);
   }
 } else if (mode === 'lease') {
-  const sleepUntil = (at: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-  const start = Number(startAt);
-  if (Date.now() > start) process.stderr.write(`started ${Date.now() - start} ms late\n`);
-  await sleepUntil(start);
+  // A barrier through files: say "ready", take the lease once <dir>/go exists, print the outcome,
+  // and stay alive until <dir>/done exists (a dead holder's lease may be taken over).
+  const { existsSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const waitFor = async (file: string): Promise<void> => {
+    while (!existsSync(join(dir, file))) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+  process.stdout.write('ready\n');
+  await waitFor('go');
   try {
     await store.acquireLease(runId, owner ?? 'child', 60_000);
     process.stdout.write('won\n');
   } catch (error) {
     process.stdout.write(error instanceof RunLeaseError ? `refused by ${error.holder ?? '?'}\n` : `error ${String(error)}\n`);
   }
-  // Alive until the other process has tried: a dead holder's lease may be taken over.
-  await sleepUntil(start + 3_000);
+  await waitFor('done');
   await store.close();
 } else {
   throw new Error(`unknown mode ${mode}`);

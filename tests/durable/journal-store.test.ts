@@ -172,14 +172,26 @@ describe('JournalRunStore on disk', () => {
     const store = new JournalRunStore({ dir });
     await store.createRun({ id: 'r', rootName: 'W' });
     await store.close();
-    // Both start together once both have loaded (tsx startup takes seconds on a busy machine);
-    // each holds on until both have tried, so the loser cannot see a dead winner.
-    const startAt = Date.now() + 6_000;
-    const runs = await Promise.all(['alpha', 'beta'].map((owner) => collect(spawnChild(['lease', dir, 'r', owner, String(startAt)]))));
-    const outputs = runs.map((r) => r.stdout.trim()).sort();
-    expect(runs.map((r) => r.stderr)).toEqual(['', '']);
-    const winner = outputs.includes('won') ? JSON.parse(readFileSync(join(dir, 'r', 'lease.json'), 'utf8')).owner : undefined;
-    expect(outputs).toEqual([`refused by ${winner}`, 'won'].sort());
+    const procs = ['alpha', 'beta'].map((owner) => spawnChild(['lease', dir, 'r', owner]));
+    const lines = procs.map((proc) => {
+      const seen: string[] = [];
+      proc.stdout?.on('data', (chunk: Buffer) => seen.push(...chunk.toString().split('\n').filter(Boolean)));
+      return seen;
+    });
+    const runs = procs.map(collect);
+    const until = async (test: () => boolean): Promise<void> => {
+      while (!test()) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    // Both loaded (tsx startup can take seconds on a busy machine), then both go at once.
+    await until(() => lines.every((seen) => seen.includes('ready')));
+    writeFileSync(join(dir, 'go'), '');
+    await until(() => lines.every((seen) => seen.length >= 2));
+    writeFileSync(join(dir, 'done'), '');
+    const finished = await Promise.all(runs);
+    expect(finished.map((r) => r.stderr)).toEqual(['', '']);
+    const outcomes = lines.map((seen) => seen[1]).sort();
+    const winner = (JSON.parse(readFileSync(join(dir, 'r', 'lease.json'), 'utf8')) as { owner: string }).owner;
+    expect(outcomes).toEqual([`refused by ${winner}`, 'won'].sort());
   }, 60_000);
 
   it('a lease of a dead process on this host is taken over before it expires', async () => {

@@ -122,6 +122,13 @@ export function runStoreContract(name: string, open: () => Promise<StoreHarness>
         { key: 'wf/void#0', status: 'completed', at: 4 },
       ]);
       expect(loaded.calls).toEqual([call('wf/ask#0', { answer: 'x' })]);
+      // Still once after the run was suspended and resumed (the journal store closes its files then).
+      await store.updateRun('r', { status: 'suspended' });
+      await store.updateRun('r', { status: 'running' });
+      expect(await store.putStep('r', step('wf/fetch#0', 'again'))).toBe(false);
+      expect(await store.putCall('r', call('wf/ask#0', 'again'))).toBe(false);
+      expect(await store.putStep('r', step('wf/after#0', 1))).toBe(true);
+      expect(await store.appendEvents('r', [{ type: 'x' }])).toEqual({ first: 1, last: 1 });
     }));
 
     it('concurrent puts of the same key: exactly one is written', withStore(async ({ store }) => {
