@@ -1,42 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { userInfo } from 'node:os';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from 'groundswell';
 import { RunStoreError } from 'groundswell/durable';
 import { PostgresRunStore } from 'groundswell/postgres';
+import { PG_CONNECTION, probePostgres } from '../support/postgres-service.js';
 import { runStoreContract, TestClock } from './run-store-contract.js';
 
 // Needs a PostgreSQL server: GROUNDSWELL_PG_URL, else the local socket with database
 // groundswell_test. Without one the tests are skipped with the reason printed, except where
-// GROUNDSWELL_REQUIRE_SERVICES=1 (CI), where a missing server fails.
+// GROUNDSWELL_REQUIRE_SERVICES=1 (CI), where the probe throws and this file fails.
 
-const url = process.env.GROUNDSWELL_PG_URL;
-// pg takes the user name from $USER, which a test environment may lack; psql asks the OS.
-const connection: pg.PoolConfig =
-  url !== undefined && url !== ''
-    ? { connectionString: url }
-    : { host: '/var/run/postgresql', database: 'groundswell_test', user: process.env.PGUSER ?? userInfo().username };
-const required = process.env.GROUNDSWELL_REQUIRE_SERVICES === '1';
-
-async function reachable(): Promise<string | undefined> {
-  const client = new pg.Client({ ...connection, connectionTimeoutMillis: 3_000 });
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-const unreachable = await reachable();
-const where = url !== undefined && url !== '' ? 'GROUNDSWELL_PG_URL' : 'the local socket /var/run/postgresql, database groundswell_test';
-if (unreachable !== undefined) {
-  console.warn(`PostgreSQL store tests ${required ? 'FAIL' : 'skipped'}: no server at ${where} (${unreachable}).`);
-}
+const connection: pg.PoolConfig = typeof PG_CONNECTION === 'string' ? { connectionString: PG_CONNECTION } : PG_CONNECTION;
+const probe = await probePostgres();
+const unreachable = probe.ok ? undefined : probe.reason;
 
 const pool = new pg.Pool({ ...connection, max: 8 });
 const schemas: string[] = [];
@@ -53,12 +30,6 @@ function freshSchema(): string {
   schemas.push(schema);
   return schema;
 }
-
-describe.runIf(required && unreachable !== undefined)('PostgreSQL run store (required)', () => {
-  it('has a server to test against', () => {
-    expect.fail(`GROUNDSWELL_REQUIRE_SERVICES=1 but no PostgreSQL server at ${where}: ${unreachable}`);
-  });
-});
 
 runStoreContract(
   'PostgresRunStore',
