@@ -19,6 +19,7 @@ const layers = {
   errors: ['types', 'util'],
   cache: ['errors', 'types', 'util'],
   durable: ['errors', 'types', 'util'],
+  // The PostgreSQL store implements durable's contract and throws its errors.
   postgres: ['durable', 'errors', 'types', 'util'],
   plans: ['errors'],
   judge: ['errors', 'tools', 'util'],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Lease } from './run-store.js';
 import { RunLeaseError } from './run-store-errors.js';
@@ -16,25 +16,20 @@ interface LeaseFile {
 
 const TAKEOVER_ATTEMPTS = 4;
 
-/** An unreadable lease file younger than this may be one its creator is still writing. */
-const UNREADABLE_GRACE_MS = 2_000;
-
-function readLease(path: string): { text: string; lease: LeaseFile | undefined; mtimeMs: number } | undefined {
+function readLease(path: string): { text: string; lease: LeaseFile | undefined } | undefined {
   let text: string;
-  let mtimeMs: number;
   try {
     text = readFileSync(path, 'utf8');
-    mtimeMs = statSync(path).mtimeMs;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
     const lease = JSON.parse(text) as LeaseFile;
-    return { text, mtimeMs, lease: typeof lease?.owner === 'string' && typeof lease.expiresAt === 'number' ? lease : undefined };
+    return { text, lease: typeof lease?.owner === 'string' && typeof lease.expiresAt === 'number' ? lease : undefined };
   } catch {
     // Empty or half-written: its writer is writing it, or died between creating and writing it.
-    return { text, mtimeMs, lease: undefined };
+    return { text, lease: undefined };
   }
 }
 
@@ -48,28 +43,30 @@ function pidIsDead(pid: number): boolean {
   }
 }
 
-/** Whether a lease file may be taken over: unreadable for a while, expired, or its process on this host is gone. */
-function isStale(lease: LeaseFile | undefined, mtimeMs: number, now: number): boolean {
-  // Real time (not the injected clock): it is compared with the file's mtime.
-  if (lease === undefined) return Date.now() - mtimeMs > UNREADABLE_GRACE_MS;
+/** Whether a lease file may be taken over: unreadable, expired, or its process on this host is gone. */
+function isStale(lease: LeaseFile | undefined, now: number): boolean {
+  if (lease === undefined) return true;
   if (lease.expiresAt <= now) return true;
   return lease.host === hostname() && typeof lease.pid === 'number' && lease.pid !== process.pid && pidIsDead(lease.pid);
 }
 
+/**
+ * Creates the lease file with its whole content or not at all: written to a temp file, then
+ * link()ed into place, which fails when the file exists (O_EXCL semantics without a moment in
+ * which the file exists but is still empty).
+ */
 function createExclusive(path: string, lease: LeaseFile): boolean {
-  let fd: number;
+  const temp = `${path}.${randomUUID()}.tmp`;
   try {
-    fd = openSync(path, 'wx');
+    writeFileSync(temp, JSON.stringify(lease), { flag: 'wx' });
+    linkSync(temp, path);
+    return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
-  }
-  try {
-    writeSync(fd, JSON.stringify(lease));
   } finally {
-    closeSync(fd);
+    rmSync(temp, { force: true });
   }
-  return true;
 }
 
 /**
@@ -95,7 +92,7 @@ function removeStale(path: string, staleText: string): void {
   rmSync(aside, { force: true });
 }
 
-/** A lease on one run held through a lock file created with O_EXCL (see `acquireFileLease`). */
+/** A lease on one run held through a lock file created exclusively (see `acquireFileLease`). */
 class FileLease implements Lease {
   constructor(
     readonly runId: string,
@@ -139,7 +136,7 @@ class FileLease implements Lease {
 }
 
 /**
- * Takes the lease file at `path`: creates it with O_EXCL; a live lease of the same owner is
+ * Takes the lease file at `path`: creates it exclusively (see `createExclusive`); a live lease of the same owner is
  * renewed; another owner's live lease is a `RunLeaseError`; a stale one (expired, unreadable,
  * or of a dead process on this host) is taken over.
  */
@@ -155,7 +152,7 @@ export function acquireFileLease(runId: string, path: string, owner: string, ttl
       writeFileAtomicallySync(path, JSON.stringify(renewed), false);
       return new FileLease(runId, path, renewed, ttlMs, now);
     }
-    if (!isStale(found.lease, found.mtimeMs, now())) throw new RunLeaseError(runId, found.lease?.owner, found.lease?.expiresAt);
+    if (!isStale(found.lease, now())) throw new RunLeaseError(runId, found.lease?.owner, found.lease?.expiresAt);
     removeStale(path, found.text);
   }
   const last = readLease(path)?.lease;

@@ -5,5 +5,6 @@ export type { CallRecord, SignalRecord, StepRecord, StoredEvent } from './stored
 export type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from './run-store.js';
 export { RunExistsError, RunLeaseError, RunNotFoundError, RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
 export { JournalRunStore } from './journal-store.js';
-export type { JournalFsync, JournalRunStoreOptions } from './journal-store-options.js';
+export type { JournalRunStoreOptions } from './journal-store-options.js';
+export type { FsyncPolicy } from './fsync-policy.js';
 export type { RecoveredTail } from './journal-file.js';

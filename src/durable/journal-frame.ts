@@ -6,7 +6,7 @@ import { RunStoreCorruptError } from './run-store-errors.js';
  * eight bytes; little-endian u32 each) and the UTF-8 JSON payload. The header's own checksum
  * proves the length, so a damaged length is never mistaken for a torn tail.
  */
-export const FRAME_HEADER_BYTES = 12;
+const FRAME_HEADER_BYTES = 12;
 
 /** Larger records are refused on write and treated as damage on read. */
 export const MAX_RECORD_BYTES = 256 * 1024 * 1024;

@@ -22,11 +22,11 @@ export class OpenRun {
   ) {}
 
   /** Appends a step or call unless its key was written; false when it was. */
-  putOnce(kind: 'step' | 'call', key: string, payload: () => string, sync: boolean): boolean {
+  putOnce(kind: 'step' | 'call', key: string, payload: string, sync: boolean): boolean {
     const journal = this.journal();
     const keys = kind === 'step' ? this.stepKeys : this.callKeys;
     if (keys.has(key)) return false;
-    journal.append(payload(), sync);
+    journal.append(payload, sync);
     keys.add(key);
     return true;
   }

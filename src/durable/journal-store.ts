@@ -9,7 +9,8 @@ import type { EventBatch, JournalEntry } from './journal-entry.js';
 import { JournalFile, readJournal, type RecoveredTail } from './journal-file.js';
 import { OpenRun } from './journal-open-run.js';
 import { runFiles, type RunFiles } from './journal-run-files.js';
-import type { JournalFsync, JournalRunStoreOptions } from './journal-store-options.js';
+import { FSYNC_POLICIES, type FsyncPolicy } from './fsync-policy.js';
+import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from './list-runs-query.js';
 import { checkCall, checkSignal, checkStep, requireStatus } from './record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from './run-id.js';
@@ -30,7 +31,7 @@ export class JournalRunStore implements RunStore {
   readonly dir: string;
   /** Torn last records found so far (each also passed to `onRecover`). */
   readonly recovered: RecoveredTail[] = [];
-  private readonly fsync: JournalFsync;
+  private readonly fsync: FsyncPolicy;
   private readonly clock: { now(): number };
   private readonly onRecover: ((tail: RecoveredTail) => void) | undefined;
   private readonly open = new Map<string, OpenRun>();
@@ -40,7 +41,7 @@ export class JournalRunStore implements RunStore {
     if (options.dir !== undefined && (typeof options.dir !== 'string' || options.dir === '')) {
       throw new UsageError('JournalRunStore `dir` must be a non-empty path.');
     }
-    if (options.fsync !== undefined && !['checkpoints', 'every-record', 'off'].includes(options.fsync)) {
+    if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
       throw new UsageError('JournalRunStore `fsync` must be "checkpoints", "every-record" or "off".');
     }
     this.dir = resolve(options.dir ?? join(process.cwd(), '.groundswell', 'runs'));
@@ -86,6 +87,9 @@ export class JournalRunStore implements RunStore {
     // Steps before a status change are on disk before the status says so.
     if (this.fsync !== 'off') this.open.get(id)?.sync();
     writeFileAtomicallySync(files.meta, text, this.fsync !== 'off');
+    // A run that stops running here (suspended, settled) gives its descriptors back; a later
+    // write reopens them, so a long-lived process does not hold two per run it ever wrote.
+    if (next.status !== 'running') this.closeRun(id);
     return next;
   }
 
@@ -139,13 +143,13 @@ export class JournalRunStore implements RunStore {
   async putStep(runId: string, step: StepRecord): Promise<boolean> {
     checkStep(step);
     const run = this.openRun(runId);
-    return run.putOnce('step', step.key, () => encodeJson({ kind: 'step', record: step }, `Step "${step.key}"`), this.fsync === 'every-record');
+    return run.putOnce('step', step.key, entryText('step', encodeJson(step, `Step "${step.key}"`)), this.fsync === 'every-record');
   }
 
   async putCall(runId: string, call: CallRecord): Promise<boolean> {
     checkCall(call);
     const run = this.openRun(runId);
-    return run.putOnce('call', call.key, () => encodeJson({ kind: 'call', record: call }, `Call "${call.key}"`), this.fsync === 'every-record');
+    return run.putOnce('call', call.key, entryText('call', encodeJson(call, `Call "${call.key}"`)), this.fsync === 'every-record');
   }
 
   async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
@@ -155,11 +159,9 @@ export class JournalRunStore implements RunStore {
       const next = run.nextSequence();
       return { first: next, last: next - 1 };
     }
-    const first = run.appendEvents(
-      events.length,
-      (seq) => encodeJson({ first: seq, events } satisfies EventBatch, `Events of run "${runId}"`),
-      this.fsync === 'every-record',
-    );
+    const texts = events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`)).join(',');
+    // The batch as EventBatch JSON, from events checked one by one (errors name the event).
+    const first = run.appendEvents(events.length, (seq) => `{"first":${seq},"events":[${texts}]}`, this.fsync === 'every-record');
     return { first, last: first + events.length - 1 };
   }
 
@@ -221,6 +223,11 @@ export class JournalRunStore implements RunStore {
     this.open.clear();
   }
 
+  private closeRun(id: string): void {
+    this.open.get(id)?.close();
+    this.open.delete(id);
+  }
+
   private readonly torn = (tail: RecoveredTail): void => {
     this.recovered.push(tail);
     this.onRecover?.(tail);
@@ -261,4 +268,9 @@ export class JournalRunStore implements RunStore {
       throw new RunStoreCorruptError(path, 'holds no valid JSON (it is written atomically, so it was damaged afterwards).', { cause: error });
     }
   }
+}
+
+/** A step or call entry (JournalEntry JSON) around a record already encoded. */
+function entryText(kind: 'step' | 'call', record: string): string {
+  return `{"kind":"${kind}","record":${record}}`;
 }

@@ -20,5 +20,5 @@ export interface PgPoolLike {
   end(): Promise<void>;
 }
 
-/** A `pg` connection config (`new pg.Pool(config)`), or a connection string. */
-export type PgConnectionConfig = string | Record<string, unknown>;
+/** A `pg` pool config (`new pg.Pool(config)`, e.g. a `pg.PoolConfig`), or a connection string. */
+export type PgConnectionConfig = string | object;

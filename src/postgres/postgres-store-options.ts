@@ -1,3 +1,4 @@
+import type { FsyncPolicy } from '../durable/fsync-policy.js';
 import type { PgConnectionConfig, PgPoolLike } from './pg-like.js';
 
 export interface PostgresRunStoreOptions {
@@ -7,6 +8,12 @@ export interface PostgresRunStoreOptions {
   connection?: PgConnectionConfig;
   /** Schema of the tables (default `groundswell`); `migrate()` creates it. */
   schema?: string;
+  /**
+   * Which commits wait for the server's disk (`synchronous_commit`); default `checkpoints`: runs,
+   * signals and leases do, steps, calls, events, data and the tree commit asynchronously (a server
+   * crash can lose the last of those, never corrupt them; the next synchronous commit flushes them).
+   */
+  fsync?: FsyncPolicy;
   /** Time source for timestamps and leases (default `Date`: epoch ms, valid across processes). */
   clock?: { now(): number };
 }

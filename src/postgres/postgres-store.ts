@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { applyRunPatch } from '../durable/apply-run-patch.js';
+import { FSYNC_POLICIES, type FsyncPolicy } from '../durable/fsync-policy.js';
 import { encodeJson } from '../durable/encode-json.js';
 import { queryStatuses } from '../durable/list-runs-query.js';
 import { checkCall, checkSignal, checkStep, requireStatus } from '../durable/record-input.js';
@@ -27,6 +28,7 @@ export class PostgresRunStore implements RunStore {
   readonly schema: string;
   private readonly s: string;
   private readonly clock: { now(): number };
+  private readonly fsync: FsyncPolicy;
   private readonly ownsPool: boolean;
   private readonly connection: Record<string, unknown> | undefined;
   private poolPromise: Promise<PgPoolLike> | undefined;
@@ -39,6 +41,10 @@ export class PostgresRunStore implements RunStore {
     this.schema = requireSchemaName(options.schema ?? 'groundswell');
     this.s = `"${this.schema}"`;
     this.clock = options.clock ?? Date;
+    if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
+      throw new UsageError('PostgresRunStore `fsync` must be "checkpoints", "every-record" or "off".');
+    }
+    this.fsync = options.fsync ?? 'checkpoints';
     this.ownsPool = options.pool === undefined;
     if (options.pool !== undefined) this.poolPromise = Promise.resolve(options.pool);
     else {
@@ -46,7 +52,7 @@ export class PostgresRunStore implements RunStore {
       if (typeof config !== 'string' && (typeof config !== 'object' || config === null)) {
         throw new UsageError('PostgresRunStore `connection` must be a pg config object or a connection string.');
       }
-      this.connection = typeof config === 'string' ? { connectionString: config } : config;
+      this.connection = typeof config === 'string' ? { connectionString: config } : (config as Record<string, unknown>);
     }
   }
 
@@ -65,9 +71,10 @@ export class PostgresRunStore implements RunStore {
     const record: RunRecord = { id, rootName: run.rootName, status: requireStatus(run.status ?? 'running'), createdAt: now, updatedAt: now };
     if (run.input !== undefined) record.input = run.input;
     if (run.codeVersion !== undefined) record.codeVersion = run.codeVersion;
-    const result = await this.query(
+    const result = await this.commit(
       `INSERT INTO ${this.s}.runs (id, root_name, status, created_at, record) VALUES ($1, $2, $3, $4, $5::json) ON CONFLICT (id) DO NOTHING`,
       [id, record.rootName, record.status, now, encodeJson(record, `Run "${id}"`)],
+      true,
     );
     if (result.rowCount !== 1) throw new RunExistsError(id);
     return record;
@@ -140,12 +147,13 @@ export class PostgresRunStore implements RunStore {
     if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
     const texts = events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
     // One statement: numbers the batch from the run's counter and inserts it.
-    const result = await this.query(
+    const result = await this.commit(
       `WITH r AS (UPDATE ${this.s}.runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq - $2 AS base),
        ins AS (INSERT INTO ${this.s}.events (run_id, seq, event)
                SELECT $1, r.base + e.ord, e.ev FROM r, unnest($3::json[]) WITH ORDINALITY AS e(ev, ord))
        SELECT base FROM r`,
       [runId, texts.length, texts],
+      false,
     );
     const row = result.rows[0];
     if (row === undefined) throw new RunNotFoundError(runId);
@@ -168,7 +176,8 @@ export class PostgresRunStore implements RunStore {
   async putSignal(runId: string, signal: SignalRecord): Promise<void> {
     requireRunId(runId);
     checkSignal(signal);
-    await this.write(runId, `INSERT INTO ${this.s}.signals (run_id, record) VALUES ($1, $2::json)`, [runId, encodeJson(signal, `Signal "${signal.name}"`)]);
+    const text = encodeJson(signal, `Signal "${signal.name}"`);
+    await this.write(runId, `INSERT INTO ${this.s}.signals (run_id, record) VALUES ($1, $2::json)`, [runId, text], true);
   }
 
   async putData(runId: string, name: string, value: unknown): Promise<void> {
@@ -248,14 +257,24 @@ export class PostgresRunStore implements RunStore {
     if (found.rows.length === 0) throw new RunNotFoundError(runId);
   }
 
-  /** An insert for a run: a missing run (the foreign key) is a `RunNotFoundError`. */
-  private async write(runId: string, sql: string, values: unknown[]): Promise<PgResultLike> {
+  /**
+   * A write for a run: a missing run (the foreign key) is a `RunNotFoundError`. A record (not a
+   * checkpoint) commits asynchronously unless the policy is `every-record`.
+   */
+  private async write(runId: string, sql: string, values: unknown[], checkpoint = false): Promise<PgResultLike> {
     try {
-      return await this.query(sql, values);
+      return await this.commit(sql, values, checkpoint);
     } catch (error) {
       if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) throw new RunNotFoundError(runId, { cause: error });
       throw error;
     }
+  }
+
+  /** One statement in its own transaction, committed as the fsync policy says. */
+  private commit(sql: string, values: unknown[], checkpoint: boolean): Promise<PgResultLike> {
+    const synchronous = this.fsync === 'every-record' || (checkpoint && this.fsync === 'checkpoints');
+    if (synchronous) return this.query(sql, values);
+    return this.transaction((client) => client.query(sql, values), true);
   }
 
   private async query(sql: string, values: unknown[]): Promise<PgResultLike> {
@@ -267,10 +286,11 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  private async transaction<T>(body: (client: PgClientLike) => Promise<T>): Promise<T> {
+  private async transaction<T>(body: (client: PgClientLike) => Promise<T>, asyncCommit = this.fsync === 'off'): Promise<T> {
     const client = await (await this.pool()).connect();
     try {
-      await client.query('BEGIN');
+      // One round trip for both (no parameters: the simple protocol takes several statements).
+      await client.query(asyncCommit ? 'BEGIN; SET LOCAL synchronous_commit TO OFF' : 'BEGIN');
       const result = await body(client);
       await client.query('COMMIT');
       client.release();

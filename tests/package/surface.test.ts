@@ -13,6 +13,8 @@ const ENTRIES = {
   'groundswell/cache': 'src/cache/index.ts',
   'groundswell/mcp': 'src/mcp/index.ts',
   'groundswell/testing': 'src/testing/index.ts',
+  'groundswell/durable': 'src/durable/index.ts',
+  'groundswell/postgres': 'src/postgres/index.ts',
 } as const;
 
 // Prompt wording and algorithms: internal, so they can change without a major version.

@@ -1,0 +1,319 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from 'groundswell';
+import {
+  RunExistsError,
+  RunLeaseError,
+  RunNotFoundError,
+  RunValueError,
+  type CallRecord,
+  type RunStore,
+  type StepRecord,
+} from 'groundswell/durable';
+
+/** A settable clock shared by a store and its test. */
+export class TestClock {
+  constructor(public t = 1_700_000_000_000) {}
+  now = (): number => this.t;
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+
+export interface StoreHarness {
+  store: RunStore;
+  clock: TestClock;
+  /** A second store instance over the same data (another process, or after a restart). */
+  reopen(): Promise<RunStore>;
+  cleanup(): Promise<void>;
+}
+
+const usage = { inputTokens: 12, outputTokens: 5, cacheCreationInputTokens: 0, cacheReadInputTokens: 3, costUsd: 0.0012 };
+
+function step(key: string, value: unknown, at = 1): StepRecord {
+  return { key, status: 'completed', value, fingerprint: 'f1', at };
+}
+
+function call(key: string, answer: unknown): CallRecord {
+  return { key, answer, usage, model: 'claude-test', toolCalls: [{ name: 'read', input: { path: 'a' } }], at: 2 };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error,
+  );
+}
+
+/**
+ * The behaviour every `RunStore` shares (SPEC §17), run against each store. `open` gives a fresh,
+ * empty store (its own folder or schema) per test.
+ */
+export function runStoreContract(name: string, open: () => Promise<StoreHarness>, skip = false): void {
+  const withStore = (body: (h: StoreHarness) => Promise<void>) => async () => {
+    const harness = await open();
+    try {
+      await body(harness);
+    } finally {
+      await harness.cleanup();
+    }
+  };
+
+  describe.skipIf(skip)(`RunStore contract: ${name}`, () => {
+    it('creates a run once, reads it back, and refuses the same id again', withStore(async ({ store, clock }) => {
+      const input = { ticket: 'T-1', tags: ['a', 'b'], nested: { z: 1, a: [1, 2, { b: null }] } };
+      const run = await store.createRun({ id: 'run-1', rootName: 'Triage', input, codeVersion: 'v1' });
+      expect(run).toEqual({ id: 'run-1', rootName: 'Triage', input, status: 'running', createdAt: clock.t, updatedAt: clock.t, codeVersion: 'v1' });
+      expect(await store.getRun('run-1')).toEqual(run);
+      expect(await store.getRun('missing')).toBeUndefined();
+      const error = await rejection(store.createRun({ id: 'run-1', rootName: 'Other' }));
+      expect(error).toBeInstanceOf(RunExistsError);
+      expect((error as Error).message).toContain('run-1');
+      expect((await store.getRun('run-1'))?.rootName).toBe('Triage');
+    }));
+
+    it('updates a run: a patch changes what it names, null clears, updatedAt moves', withStore(async ({ store, clock }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      clock.advance(10);
+      const waiting = await store.updateRun('r', { status: 'suspended', waitingFor: { name: 'approval', since: clock.t, timeoutAt: clock.t + 1000 } });
+      expect(waiting.status).toBe('suspended');
+      expect(waiting.waitingFor).toEqual({ name: 'approval', since: clock.t, timeoutAt: clock.t + 1000 });
+      expect(waiting.updatedAt).toBe(clock.t);
+      clock.advance(5);
+      const done = await store.updateRun('r', { status: 'completed', waitingFor: null, result: { ok: [1, 'two'] }, usage });
+      expect(done).toEqual({ id: 'r', rootName: 'W', status: 'completed', createdAt: clock.t - 15, updatedAt: clock.t, result: { ok: [1, 'two'] }, usage });
+      expect(await store.getRun('r')).toEqual(done);
+      const failed = await store.updateRun('r', { status: 'failed', error: { name: 'WorkflowError', message: 'boom', cause: { name: 'Error', message: 'inner' } } });
+      expect((await store.getRun('r'))?.error).toEqual(failed.error);
+      expect(await rejection(store.updateRun('nope', { status: 'failed' }))).toBeInstanceOf(RunNotFoundError);
+      expect(await rejection(store.updateRun('r', { status: 'paused' as never }))).toBeInstanceOf(UsageError);
+    }));
+
+    it('lists runs newest first, by one status or several, by root name, limited', withStore(async ({ store, clock }) => {
+      for (const [id, root, status] of [
+        ['a', 'X', 'completed'],
+        ['b', 'Y', 'running'],
+        ['c', 'X', 'suspended'],
+        ['d', 'X', 'failed'],
+      ] as const) {
+        await store.createRun({ id, rootName: root, status });
+        clock.advance(1);
+      }
+      expect((await store.listRuns()).map((r) => r.id)).toEqual(['d', 'c', 'b', 'a']);
+      expect((await store.listRuns({ status: 'running' })).map((r) => r.id)).toEqual(['b']);
+      expect((await store.listRuns({ status: ['suspended', 'running'] })).map((r) => r.id)).toEqual(['c', 'b']);
+      expect((await store.listRuns({ rootName: 'X', limit: 2 })).map((r) => r.id)).toEqual(['d', 'c']);
+      expect(await store.listRuns({ rootName: 'nobody' })).toEqual([]);
+    }));
+
+    it('writes a step or call key once: the second put is ignored and reports false', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      expect(await store.putStep('r', step('wf/fetch#0', { rows: 3 }))).toBe(true);
+      expect(await store.putStep('r', step('wf/fetch#0', { rows: 999 }))).toBe(false);
+      expect(await store.putStep('r', { key: 'wf/parse#0', status: 'failed', error: { name: 'Error', message: 'bad' }, at: 3 })).toBe(true);
+      expect(await store.putStep('r', { key: 'wf/void#0', status: 'completed', at: 4 })).toBe(true);
+      expect(await store.putCall('r', call('wf/ask#0', { answer: 'x' }))).toBe(true);
+      expect(await store.putCall('r', call('wf/ask#0', { answer: 'y' }))).toBe(false);
+      const loaded = await store.loadRun('r');
+      expect(loaded.steps).toEqual([
+        step('wf/fetch#0', { rows: 3 }),
+        { key: 'wf/parse#0', status: 'failed', error: { name: 'Error', message: 'bad' }, at: 3 },
+        { key: 'wf/void#0', status: 'completed', at: 4 },
+      ]);
+      expect(loaded.calls).toEqual([call('wf/ask#0', { answer: 'x' })]);
+      // Still once after the run was suspended and resumed (the journal store closes its files then).
+      await store.updateRun('r', { status: 'suspended' });
+      await store.updateRun('r', { status: 'running' });
+      expect(await store.putStep('r', step('wf/fetch#0', 'again'))).toBe(false);
+      expect(await store.putCall('r', call('wf/ask#0', 'again'))).toBe(false);
+      expect(await store.putStep('r', step('wf/after#0', 1))).toBe(true);
+      expect(await store.appendEvents('r', [{ type: 'x' }])).toEqual({ first: 1, last: 1 });
+    }));
+
+    it('concurrent puts of the same key: exactly one is written', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.putStep('r', step('same', i))));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      const { steps } = await store.loadRun('r');
+      expect(steps).toHaveLength(1);
+      expect(steps[0]?.value).toBe(results.indexOf(true));
+    }));
+
+    it('numbers events per run from 1 and reads them after a sequence number, limited', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      await store.createRun({ id: 'other', rootName: 'W' });
+      expect(await store.appendEvents('r', [{ type: 'stepStart' }, { type: 'stepEnd' }])).toEqual({ first: 1, last: 2 });
+      expect(await store.appendEvents('other', [{ type: 'x' }])).toEqual({ first: 1, last: 1 });
+      expect(await store.appendEvents('r', [])).toEqual({ first: 3, last: 2 });
+      expect(await store.appendEvents('r', [{ type: 'a' }, { type: 'b' }, { type: 'c' }])).toEqual({ first: 3, last: 5 });
+      expect((await store.readEvents('r')).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect(await store.readEvents('r', { after: 2, limit: 2 })).toEqual([
+        { seq: 3, event: { type: 'a' } },
+        { seq: 4, event: { type: 'b' } },
+      ]);
+      expect(await store.readEvents('r', { after: 5 })).toEqual([]);
+    }));
+
+    it('keeps signals in order, the latest data per name and the latest tree', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      expect((await store.loadRun('r')).tree).toBeUndefined();
+      await store.putSignal('r', { name: 'approval', value: { approved: false }, at: 5 });
+      await store.putSignal('r', { name: 'approval', value: { approved: true }, at: 6 });
+      await store.putData('r', 'checkpoint', { reads: 1 });
+      await store.putData('r', 'plan', '# Plan');
+      await store.putData('r', 'checkpoint', { reads: 2 });
+      await store.putTree('r', { root: { name: 'W', children: [] } });
+      await store.putTree('r', { root: { name: 'W', children: [{ name: 'step' }] } });
+      const loaded = await store.loadRun('r');
+      expect(loaded.signals).toEqual([
+        { name: 'approval', value: { approved: false }, at: 5 },
+        { name: 'approval', value: { approved: true }, at: 6 },
+      ]);
+      expect(loaded.data).toEqual({ checkpoint: { reads: 2 }, plan: '# Plan' });
+      expect(loaded.tree).toEqual({ root: { name: 'W', children: [{ name: 'step' }] } });
+    }));
+
+    it('every method on an unknown run is a RunNotFoundError', withStore(async ({ store }) => {
+      const attempts: (() => Promise<unknown>)[] = [
+        () => store.loadRun('ghost'),
+        () => store.putStep('ghost', step('k', 1)),
+        () => store.putCall('ghost', call('k', 1)),
+        () => store.appendEvents('ghost', [{ type: 'x' }]),
+        () => store.readEvents('ghost'),
+        () => store.putSignal('ghost', { name: 's', value: 1, at: 1 }),
+        () => store.putData('ghost', 'd', 1),
+        () => store.putTree('ghost', {}),
+        () => store.acquireLease('ghost', 'me', 1000),
+      ];
+      for (const attempt of attempts) expect(await rejection(attempt()), attempt.toString()).toBeInstanceOf(RunNotFoundError);
+    }));
+
+    it('a lease: one owner at a time, named in the error; expired leases are taken over', withStore(async ({ store, clock }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const first = await store.acquireLease('r', 'worker-a', 1000);
+      expect(first.owner).toBe('worker-a');
+      expect(first.expiresAt).toBe(clock.t + 1000);
+      const refused = await rejection(store.acquireLease('r', 'worker-b', 1000));
+      expect(refused).toBeInstanceOf(RunLeaseError);
+      expect((refused as RunLeaseError).holder).toBe('worker-a');
+      expect((refused as RunLeaseError).expiresAt).toBe(first.expiresAt);
+      expect((refused as Error).message).toContain('worker-a');
+      expect((refused as Error).message).toContain(new Date(first.expiresAt).toISOString());
+      // The same owner again renews rather than fails.
+      const again = await store.acquireLease('r', 'worker-a', 1000);
+      expect(again.owner).toBe('worker-a');
+      clock.advance(500);
+      await first.renew();
+      expect(first.expiresAt).toBe(clock.t + 1000);
+      clock.advance(1001);
+      const second = await store.acquireLease('r', 'worker-b', 1000);
+      expect(second.owner).toBe('worker-b');
+      const lost = await rejection(first.renew());
+      expect(lost).toBeInstanceOf(RunLeaseError);
+      expect((lost as Error).message).toContain('worker-b');
+      // Releasing a lost lease leaves the new owner's alone.
+      await first.release();
+      expect(await rejection(store.acquireLease('r', 'worker-c', 1000))).toBeInstanceOf(RunLeaseError);
+      await second.release();
+      await second.release();
+      expect((await store.acquireLease('r', 'worker-c', 1000)).owner).toBe('worker-c');
+    }));
+
+    it('refuses run ids that could leave the store folder', withStore(async ({ store }) => {
+      for (const id of ['', '../x', '..', 'a/b', 'a\\b', '.hidden', 'a..b', 'a\0b', 'x'.repeat(201), 'a b', 'é']) {
+        expect(await rejection(store.createRun({ id, rootName: 'W' })), JSON.stringify(id)).toBeInstanceOf(UsageError);
+        expect(await rejection(store.loadRun(id)), JSON.stringify(id)).toBeInstanceOf(UsageError);
+      }
+      expect(await rejection(store.createRun({ id: 42 as never, rootName: 'W' }))).toBeInstanceOf(UsageError);
+      expect(await store.listRuns()).toEqual([]);
+    }));
+
+    it('refuses values JSON would change, naming where, and stores nothing of them', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      class Point {
+        x = 1;
+      }
+      const cyclic: Record<string, unknown> = { a: 1 };
+      cyclic.self = cyclic;
+      const bad: [unknown, string][] = [
+        [{ f: () => 1 }, '$.f'],
+        [{ n: Number.NaN }, '$.n'],
+        [[1, Number.POSITIVE_INFINITY], '$[1]'],
+        [{ when: new Date(0) }, '$.when'],
+        [cyclic, '$.self'],
+        [new Map([[1, 2]]), '$'],
+        [new Point(), '$'],
+        [{ big: 10n }, '$.big'],
+        [[1, undefined], '$[1]'],
+        [{ [Symbol('s')]: 1 }, '$'],
+        [{ toJSON: () => 'x' }, '$'],
+      ];
+      for (const [value, path] of bad) {
+        const error = await rejection(store.putStep('r', step('k', value)));
+        expect(error, path).toBeInstanceOf(RunValueError);
+        expect((error as Error).message).toContain(`at ${path.replace('$', '$.value')}:`);
+      }
+      expect(await rejection(store.createRun({ id: 'r2', rootName: 'W', input: { n: Number.NaN } }))).toBeInstanceOf(RunValueError);
+      expect(await rejection(store.putData('r', 'd', { f: Symbol('x') }))).toBeInstanceOf(RunValueError);
+      expect(await rejection(store.appendEvents('r', [{ ok: 1 }, { bad: () => 1 }]))).toBeInstanceOf(RunValueError);
+      expect(await rejection(store.updateRun('r', { result: new Date(0) }))).toBeInstanceOf(RunValueError);
+      expect(await store.getRun('r2')).toBeUndefined();
+      const loaded = await store.loadRun('r');
+      expect(loaded.steps).toEqual([]);
+      expect(loaded.data).toEqual({});
+      expect(loaded.run.result).toBeUndefined();
+      expect(await store.readEvents('r')).toEqual([]);
+      // The key was never written, so it can be written now.
+      expect(await store.putStep('r', step('k', 'fine'))).toBe(true);
+    }));
+
+    it('values come back exactly: key order, unicode, NUL, lone surrogates, big and deep values', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const exotic = { z: 1, a: 2, m: { y: [3, 2, 1], b: 'x' }, s: 'nul:\u0000 emoji:😀 lone:\ud800 quote:" back:\\', n: -1.5e-300, i: 2 ** 53 };
+      let deep: unknown = 'bottom';
+      for (let i = 0; i < 200; i += 1) deep = { d: deep };
+      const huge = 'x'.repeat(5_000_000);
+      await store.putStep('r', step('exotic', exotic));
+      await store.putStep('r', step('deep', deep));
+      await store.putStep('r', step('huge', { huge }));
+      const steps = (await store.loadRun('r')).steps;
+      expect(JSON.stringify(steps[0]?.value)).toBe(JSON.stringify(exotic));
+      expect(steps[1]?.value).toEqual(deep);
+      expect((steps[2]?.value as { huge: string }).huge.length).toBe(huge.length);
+      let tooDeep: unknown = 1;
+      for (let i = 0; i < 2000; i += 1) tooDeep = [tooDeep];
+      expect(await rejection(store.putStep('r', step('too-deep', tooDeep)))).toBeInstanceOf(RunValueError);
+    }));
+
+    it('another store instance over the same data sees everything and keeps keys written once', withStore(async ({ store, reopen }) => {
+      await store.createRun({ id: 'r', rootName: 'W', input: { q: 1 } });
+      await store.putStep('r', step('s#0', 1));
+      await store.putCall('r', call('c#0', 'a'));
+      await store.appendEvents('r', [{ type: 'e1' }]);
+      await store.putData('r', 'plan', 'p');
+      await store.updateRun('r', { status: 'suspended', waitingFor: { name: 'go', since: 1 } });
+      const other = await reopen();
+      try {
+        const loaded = await other.loadRun('r');
+        expect(loaded.run.status).toBe('suspended');
+        expect(loaded.steps.map((s) => s.key)).toEqual(['s#0']);
+        expect(loaded.calls.map((c) => c.key)).toEqual(['c#0']);
+        expect(loaded.data).toEqual({ plan: 'p' });
+        expect(await other.putStep('r', step('s#0', 2))).toBe(false);
+        expect(await other.appendEvents('r', [{ type: 'e2' }])).toEqual({ first: 2, last: 2 });
+        await other.putSignal('r', { name: 'go', value: true, at: 9 });
+        expect((await store.loadRun('r')).signals).toEqual([{ name: 'go', value: true, at: 9 }]);
+      } finally {
+        await other.close();
+      }
+    }));
+
+    it('a closed store refuses further use', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      await store.close();
+      expect(await rejection(store.getRun('r'))).toBeInstanceOf(Error);
+      await store.close();
+    }));
+  });
+}
