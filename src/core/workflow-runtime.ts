@@ -15,12 +15,14 @@ import type { WorkflowConfig } from './workflow-config.js';
  * `Workflow` (the only implementation) implements it; those modules import this file instead of
  * the class, so core has no import cycle (decision 0030). A call through this type is the same
  * property access on the same object as through the class: the hot path pays nothing for it.
+ * Members that are internal on `Workflow` are internal here too, so the published types (which
+ * leave internal members out) still see `Workflow` implement it.
  */
 export interface WorkflowRuntime {
   readonly id: string;
   readonly name: string;
-  readonly config: Readonly<WorkflowConfig>;
-  readonly treeNode: TreeNode;
+  /** @internal */ readonly config: Readonly<WorkflowConfig>;
+  /** @internal */ readonly treeNode: TreeNode;
   readonly node: WorkflowNode;
   readonly parent: WorkflowRuntime | null;
   readonly root: WorkflowRuntime;
@@ -28,22 +30,22 @@ export interface WorkflowRuntime {
   readonly logger: WorkflowLogger;
   readonly signal: AbortSignal;
   readonly isCancelled: boolean;
-  readonly cancellation: string | undefined;
-  readonly clock: Clock;
-  readonly retention: RetentionOptions;
-  lastOutcome: RunOutcome<unknown> | undefined;
+  /** @internal */ readonly cancellation: string | undefined;
+  /** @internal */ readonly clock: Clock;
+  /** @internal */ readonly retention: RetentionOptions;
+  /** @internal */ lastOutcome: RunOutcome<unknown> | undefined;
   run(...args: unknown[]): Promise<unknown>;
   cancel(reason?: string): void;
   attachChild(child: WorkflowRuntime): void;
   snapshotState(): StateSnapshot;
-  emit(node: TreeNode, payload: EventPayload, timestamp?: number): WorkflowEvent;
-  dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent;
-  mountPoint(): TreeNode;
-  errorDetails(node: TreeNode, cause: unknown): ConstructorParameters<typeof WorkflowError>[1];
-  throwIfCancelled(node: TreeNode): void;
-  beginWork(): void;
-  endWork(): void;
-  whenIdle(): Promise<void>;
+  /** @internal */ emit(node: TreeNode, payload: EventPayload, timestamp?: number): WorkflowEvent;
+  /** @internal */ dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent;
+  /** @internal */ mountPoint(): TreeNode;
+  /** @internal */ errorDetails(node: TreeNode, cause: unknown): ConstructorParameters<typeof WorkflowError>[1];
+  /** @internal */ throwIfCancelled(node: TreeNode): void;
+  /** @internal */ beginWork(): void;
+  /** @internal */ endWork(): void;
+  /** @internal */ whenIdle(): Promise<void>;
 }
 
 // Set on `Workflow.prototype`: `isWorkflow` is `instanceof Workflow` without importing the class.
