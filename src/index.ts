@@ -118,6 +118,8 @@ export type {
   StateSnapshotEvent,
   StepEndEvent,
   StepRetryEvent,
+  StepReplayedEvent,
+  RunWaitEvent,
   StepStartEvent,
   TaskEndEvent,
   TaskStartEvent,
