@@ -14,7 +14,7 @@ export interface ResumeOptions {
   readonly store: RunStore;
   /** A factory per root workflow name (the name stored with the run). */
   readonly workflows: Readonly<Record<string, WorkflowFactory>>;
-  /** The lease's length in ms (default 30,000). */
+  /** The lease's length in ms (default: the workflow's `durable.leaseMs`, else 30,000). */
   readonly leaseMs?: number;
 }
 

@@ -37,7 +37,9 @@ export function resumeWith(workflow: Workflow, setting: DurableSetting): void {
  * lease while it runs, attaches the journal, and stores how the run ended.
  */
 export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknown[], run: () => Promise<T>): Promise<T> {
-  const setting = resumes.get(workflow) ?? workflow.config.durable;
+  // A resume names the store and run; the workflow's own option still sets the rest (leaseMs).
+  const resumed = resumes.get(workflow);
+  const setting = resumed === undefined ? workflow.config.durable : { ...workflow.config.durable, ...resumed };
   resumes.delete(workflow);
   if (setting === undefined) return run();
   const store = setting.store as RunStore;
