@@ -12,6 +12,9 @@ const requireChunksInCjs: TsupPlugin = {
   name: 'require-chunks-in-cjs',
   renderChunk(code, info) {
     if (this.format !== 'cjs') return undefined;
+    // The command line imports the user's workflow module with import(); it runs under Node only
+    // (bin/groundswell.mjs loads its ESM build), never in a CommonJS vm.
+    if (/[\\/]cli\.cjs$/.test(info.path)) return undefined;
     const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg|zod)["'])\)/g, 'Promise.resolve().then(() => require($1))');
     if (/\bimport\(/.test(rewritten)) throw new Error(`${info.path}: an import() the CommonJS build cannot rewrite`);
     // The line map shifts by a few columns on the rewritten line only, so the esbuild map is kept.
