@@ -54,7 +54,7 @@ export async function mapItems<T, R>(
       )),
   );
   if (options?.settle !== 'all') return valuesOf(outcomes);
-  return outcomes.map((outcome, index) => {
+  return outcomes.map((outcome, index): ItemOutcome<T, R> => {
     const item = items[index] as T;
     return outcome.status === 'fulfilled' ? { status: 'fulfilled', item, value: outcome.value } : { status: 'rejected', item, error: outcome.error };
   });
