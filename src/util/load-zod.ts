@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 export type ZodModule = typeof import('zod');
 
 let loaded: ZodModule | undefined;
@@ -25,12 +27,21 @@ export function loadedZod(): ZodModule | undefined {
 }
 
 /**
- * zod on a synchronous path that runs only after `loadZod()` has resolved (an agent call loads it
- * first). Throws when that order is broken: a bug in groundswell, not in the caller's code.
+ * zod on a synchronous path, which normally runs only after `loadZod()` has resolved (an agent
+ * call loads it first).
  */
 export function loadedZodOrFail(): ZodModule {
-  if (loaded === undefined) throw new Error('groundswell: zod is used before it was loaded (loadZod() first); please report this.');
+  // A public schema used before any agent call (`DEFAULT_SPAWN_ANSWER.parse(...)`): load zod
+  // synchronously rather than fail. Rare, and in an ESM program it may be zod's CommonJS copy.
+  loaded ??= requireZod();
+  loading ??= Promise.resolve(loaded);
   return loaded;
+}
+
+function requireZod(): ZodModule {
+  // `__filename` in the CommonJS build (where import.meta is empty), the module URL in the ESM one.
+  const base = typeof __filename === 'string' ? __filename : import.meta.url;
+  return createRequire(base)('zod') as ZodModule;
 }
 
 /** For an entry that imports zod statically anyway (groundswell/cache): its synchronous paths may use it at once. */
