@@ -12,7 +12,7 @@ import { runFiles, type RunFiles } from './journal-run-files.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from './fsync-policy.js';
 import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from './list-runs-query.js';
-import { checkCall, checkSignal, checkStep, requireStatus } from './record-input.js';
+import { checkCall, checkSignal, checkStep, newRunRecord } from './record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from './run-id.js';
 import type { NewRun, RunPatch, RunRecord } from './run-record.js';
 import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from './run-store.js';
@@ -52,12 +52,9 @@ export class JournalRunStore implements RunStore {
 
   async createRun(run: NewRun): Promise<RunRecord> {
     this.requireOpen();
-    const id = requireRunId(run?.id);
-    requireName('A run rootName', run.rootName);
     const now = this.clock.now();
-    const record: RunRecord = { id, rootName: run.rootName, status: requireStatus(run.status ?? 'running'), createdAt: now, updatedAt: now };
-    if (run.input !== undefined) record.input = run.input;
-    if (run.codeVersion !== undefined) record.codeVersion = run.codeVersion;
+    const record = newRunRecord(run, now);
+    const id = record.id;
     const text = encodeJson(record, `Run "${id}"`);
     const files = runFiles(this.dir, id);
     mkdirSync(files.dir, { recursive: true });

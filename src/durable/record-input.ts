@@ -1,6 +1,6 @@
 import { UsageError } from '../errors/groundswell-error.js';
-import { requireName } from './run-id.js';
-import { RUN_STATUSES, type RunStatus } from './run-record.js';
+import { requireName, requireRunId } from './run-id.js';
+import { RUN_STATUSES, type NewRun, type RunRecord, type RunStatus } from './run-record.js';
 import type { CallRecord, SignalRecord, StepRecord } from './stored-records.js';
 
 /** Throws a `UsageError` unless `status` is a `RunStatus`. */
@@ -9,6 +9,16 @@ export function requireStatus(status: unknown): RunStatus {
     throw new UsageError(`Run status must be one of ${RUN_STATUSES.join(', ')}, got ${JSON.stringify(status)}.`);
   }
   return status as RunStatus;
+}
+
+/** The record a store keeps for `createRun(run)` at `now`, after checking the id, name and status. */
+export function newRunRecord(run: NewRun, now: number): RunRecord {
+  const id = requireRunId(run?.id);
+  requireName('A run rootName', run.rootName);
+  const record: RunRecord = { id, rootName: run.rootName, status: requireStatus(run.status ?? 'running'), createdAt: now, updatedAt: now };
+  if (run.input !== undefined) record.input = run.input;
+  if (run.codeVersion !== undefined) record.codeVersion = run.codeVersion;
+  return record;
 }
 
 function requireTime(what: string, at: unknown): void {

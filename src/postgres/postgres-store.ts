@@ -3,7 +3,7 @@ import { applyRunPatch } from '../durable/apply-run-patch.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from '../durable/fsync-policy.js';
 import { encodeJson } from '../durable/encode-json.js';
 import { queryStatuses } from '../durable/list-runs-query.js';
-import { checkCall, checkSignal, checkStep, requireStatus } from '../durable/record-input.js';
+import { checkCall, checkSignal, checkStep, newRunRecord } from '../durable/record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../durable/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../durable/run-record.js';
 import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from '../durable/run-store.js';
@@ -65,12 +65,9 @@ export class PostgresRunStore implements RunStore {
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
-    const id = requireRunId(run?.id);
-    requireName('A run rootName', run.rootName);
     const now = this.clock.now();
-    const record: RunRecord = { id, rootName: run.rootName, status: requireStatus(run.status ?? 'running'), createdAt: now, updatedAt: now };
-    if (run.input !== undefined) record.input = run.input;
-    if (run.codeVersion !== undefined) record.codeVersion = run.codeVersion;
+    const record = newRunRecord(run, now);
+    const id = record.id;
     const result = await this.commit(
       `INSERT INTO ${this.s}.runs (id, root_name, status, created_at, record) VALUES ($1, $2, $3, $4, $5::json) ON CONFLICT (id) DO NOTHING`,
       [id, record.rootName, record.status, now, encodeJson(record, `Run "${id}"`)],
