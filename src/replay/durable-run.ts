@@ -31,6 +31,9 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly calls = new Map<string, CallRecord>();
   private readonly signals = new Map<string, unknown[]>();
   private readonly fingerprints = new WeakMap<TreeNode, string>();
+  private readonly callKeys = new WeakMap<TreeNode, string>();
+  // What the run waited for when it was stored, for a wait's since/timeout across processes.
+  private readonly waitingSince: LoadedRun['run']['waitingFor'];
   private events: unknown[] = [];
   // The latest trajectory checkpoint per agent: written with the next batch, restored on resume.
   private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
@@ -64,8 +67,6 @@ export class DurableRun implements RunJournal, CallJournal {
       if (name.startsWith(CHECKPOINT_DATA)) this.restored.set(name.slice(CHECKPOINT_DATA.length), value as TrajectoryCheckpoint);
     }
   }
-
-  private readonly waitingSince: LoadedRun['run']['waitingFor'];
 
   private now(): number {
     return this.root.clock.now();
@@ -176,8 +177,6 @@ export class DurableRun implements RunJournal, CallJournal {
       toolCalls: replayedTools(stored.toolCalls),
     };
   }
-
-  private readonly callKeys = new WeakMap<TreeNode, string>();
 
   async callCompleted<T>(call: PromptCall<T>, outcome: PromptOutcome<T>): Promise<void> {
     const node = call.tree.node;

@@ -2,7 +2,6 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { runDurablyNext } from '../core/durable-runner.js';
 import { Workflow } from '../core/workflow.js';
 import type { RunStore } from '../durable/run-store.js';
-import { RunNotFoundError } from '../durable/run-store-errors.js';
 import { describeValue } from '../util/describe.js';
 import { RunFinishedError } from './replay-errors.js';
 import { resumeWith } from './run-durably.js';
@@ -24,8 +23,9 @@ export interface ResumeOptions {
  */
 export async function resume<T = unknown>(runId: string, options: ResumeOptions): Promise<T> {
   const { store, workflows } = options;
-  const run = await store.getRun(runId);
-  if (run === undefined) throw new RunNotFoundError(runId);
+  // One read: loadRun refuses an unknown id with RunNotFoundError.
+  const loaded = await store.loadRun(runId);
+  const run = loaded.run;
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
     throw new RunFinishedError(`Run "${runId}" has ${run.status === 'cancelled' ? 'been cancelled' : run.status}; there is nothing to resume.`);
   }
@@ -42,7 +42,6 @@ export async function resume<T = unknown>(runId: string, options: ResumeOptions)
   if (workflow.name !== run.rootName) {
     throw new UsageError(`resume("${runId}"): the factory for "${run.rootName}" built workflow "${workflow.name}".`);
   }
-  const loaded = await store.loadRun(runId);
   const args = Array.isArray(loaded.data.args) ? (loaded.data.args as unknown[]) : [];
   resumeWith(workflow, { store, runId, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
   runDurablyNext(workflow);

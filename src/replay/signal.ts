@@ -1,6 +1,5 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import type { RunStore } from '../durable/run-store.js';
-import { RunNotFoundError } from '../durable/run-store-errors.js';
 import { resume, type ResumeOptions } from './resume.js';
 import { RunFinishedError, SignalValueError } from './replay-errors.js';
 import { signalProblems, signalSchemaName } from './signal-schema.js';
@@ -20,12 +19,12 @@ export interface SignalOptions {
 export async function signal(runId: string, name: string, value: unknown, options: SignalOptions): Promise<unknown> {
   if (typeof name !== 'string' || name.trim() === '') throw new UsageError('signal() needs a non-empty signal name.');
   const { store } = options;
-  const run = await store.getRun(runId);
-  if (run === undefined) throw new RunNotFoundError(runId);
+  // One read: loadRun refuses an unknown id with RunNotFoundError.
+  const loaded = await store.loadRun(runId);
+  const run = loaded.run;
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
     throw new RunFinishedError(`Run "${runId}" has ${run.status === 'cancelled' ? 'been cancelled' : run.status}; it takes no more signals.`);
   }
-  const loaded = await store.loadRun(runId);
   const schema = loaded.data[signalSchemaName(name)];
   if (schema !== undefined) {
     const problems = await signalProblems(schema, value);
