@@ -38,7 +38,9 @@ const layers = {
   introspection: ['agent', 'cache', 'core', 'errors', 'goals', 'prompt', 'tools', 'types', 'util', 'validation'],
   'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
   replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
-  cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util'],
+  cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util', 'viewer'],
+  // The local web viewer (decision 0036): serves the debugger's view of a live or loaded tree.
+  viewer: ['debugger', 'errors', 'types', 'util'],
 };
 
 const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';

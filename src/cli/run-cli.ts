@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { RunExportError } from '../debugger/run-export.js';
 import { WorkflowTreeDebugger } from '../debugger/tree-debugger.js';
 import { isSuspension } from '../errors/predicates.js';
 import { RUN_STATUSES, type RunStatus } from '../durable/run-record.js';
@@ -11,8 +12,10 @@ import { CliUsageError, processIo, type CliIo } from './cli-io.js';
 import { runDetails, runLine } from './format-run.js';
 import { loadWorkflows } from './load-workflows.js';
 import { openStore } from './open-store.js';
+import { viewCommand, type ViewFlags } from './view-command.js';
 
 const USAGE = `Usage: groundswell runs <command> [options]
+       groundswell view <run.json> | view (--store <dir> | --pg <url>) [runId]
 
 Commands:
   list [--status <s>[,<s>]] [--limit <n>]     runs, newest first
@@ -20,13 +23,22 @@ Commands:
   resume <runId> --workflows <module>           continue an interrupted or suspended run here
   signal <runId> <name> <json> [--workflows <module>]
                                                 send a value to a waiting run (and resume it)
+  view <run.json>                               serve a run export in a local web page
+  view --store <dir> [runId], view --pg <url> [runId]
+                                                the same for a stored run (followed while it runs);
+                                                without a run id: list the runs
+    --port <n>       the port (default: a free one; the URL is printed)
+    --host <addr>    the address to bind (default 127.0.0.1: this machine only)
 
 Store (default: the journal in .groundswell/runs):
   --store <dir>      a journal store folder
   --pg <url>         a PostgreSQL store (also GROUNDSWELL_PG_URL); --schema <name>`;
 
-/** The `groundswell` command line; resolves to the exit code (0 ok, 1 failed, 2 misused). */
-export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+/**
+ * The `groundswell` command line; resolves to the exit code (0 ok, 1 failed, 2 misused). `view`
+ * serves until `stop` settles (by default: Ctrl+C or SIGTERM).
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo, stop?: Promise<unknown>): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -40,6 +52,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
         limit: { type: 'string' },
         workflows: { type: 'string' },
         json: { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -53,6 +67,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
     io.out(USAGE);
     return group === undefined && values.help !== true ? 2 : 0;
   }
+  if (group === 'view') return view(command, values, io, stop ?? interrupted());
   if (group !== 'runs' || command === undefined) {
     io.err(`Unknown command "${[group, command].filter(Boolean).join(' ')}".\n\n${USAGE}`);
     return 2;
@@ -81,6 +96,27 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo): Pr
   } finally {
     await store.close();
   }
+}
+
+async function view(target: string | undefined, flags: ViewFlags, io: CliIo, stop: Promise<unknown>): Promise<number> {
+  try {
+    return await viewCommand(target, flags, io, stop);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      io.err(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(error instanceof RunExportError || error instanceof RunNotFoundError ? error.message : `${(error as Error).name ?? 'Error'}: ${errorMessage(error)}`);
+    return 1;
+  }
+}
+
+/** Settles on the first Ctrl+C or SIGTERM (then the viewer closes and the process can exit). */
+function interrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
 }
 
 function need(value: string | undefined, what: string): string {

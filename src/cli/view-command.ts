@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import { parseRunExport, RunExportError } from '../debugger/run-export.js';
+import type { RunStore } from '../durable/run-store.js';
+import type { RunExport } from '../types/serialized.js';
+import { errorMessage } from '../util/describe.js';
+import { serveViewer, type Viewer } from '../viewer/serve-viewer.js';
+import { CliUsageError, type CliIo } from './cli-io.js';
+import { runLine } from './format-run.js';
+import { openStore, type StoreFlags } from './open-store.js';
+
+export interface ViewFlags extends StoreFlags {
+  readonly port?: string;
+  readonly host?: string;
+}
+
+/** How often a running stored run is read again. */
+const POLL_MS = 1_000;
+
+/**
+ * `groundswell view <run.json>` or `view --store <dir>|--pg <url> [runId]`: serves the viewer until
+ * `stop` settles (Ctrl+C for the command line). Without a run id it lists the store's runs.
+ */
+export async function viewCommand(target: string | undefined, flags: ViewFlags, io: CliIo, stop: Promise<unknown>): Promise<number> {
+  const port = parsePort(flags.port);
+  const fromStore = flags.store !== undefined || flags.pg !== undefined;
+  if (!fromStore) {
+    if (target === undefined || target === '') throw new CliUsageError('Missing a run export file (or --store <dir> / --pg <url>).');
+    const run = await readRunFile(target);
+    const viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
+    viewer.show(run);
+    io.out(`Viewing ${target} (${run.root.name}) at ${viewer.url}  (Ctrl+C stops)`);
+    await stop;
+    await viewer.close();
+    return 0;
+  }
+  const store = await openStore(flags);
+  let viewer: Viewer | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (target === undefined || target === '') {
+      const runs = await store.listRuns({ limit: 50 });
+      if (runs.length === 0) io.out('No runs.');
+      for (const run of runs) io.out(runLine(run));
+      if (runs.length > 0) io.out(`\nView one: groundswell view ${flags.pg !== undefined ? '--pg <url>' : `--store ${flags.store}`} <runId>`);
+      return 0;
+    }
+    let running = await load(store, target);
+    viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
+    const shown = viewer;
+    const update = (tree: RunExport | undefined, live: boolean): void => {
+      if (tree !== undefined) shown.show(tree, { live });
+    };
+    update(running.tree, running.live);
+    io.out(`Viewing run ${target} at ${viewer.url}  (Ctrl+C stops)${running.live ? '; it is running: the page follows it' : ''}`);
+    // A running run stores its tree as it goes: read it again until it ends.
+    const poll = async (): Promise<void> => {
+      if (!running.live) return;
+      try {
+        running = await load(store, target);
+        update(running.tree, running.live);
+      } catch (error) {
+        io.err(`Reading run ${target} failed: ${errorMessage(error)}`);
+      }
+      timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    timer = setTimeout(() => void poll(), POLL_MS);
+    await stop;
+    return 0;
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+    await viewer?.close();
+    await store.close();
+  }
+}
+
+async function load(store: RunStore, runId: string): Promise<{ tree: RunExport | undefined; live: boolean }> {
+  const loaded = await store.loadRun(runId);
+  return { tree: loaded.tree === undefined ? undefined : (loaded.tree as RunExport), live: loaded.run.status === 'running' };
+}
+
+async function readRunFile(path: string): Promise<RunExport> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new RunExportError(`Cannot read ${path}: ${errorMessage(error)}`, { cause: error });
+  }
+  try {
+    return parseRunExport(text);
+  } catch (error) {
+    throw new RunExportError(`${path} is not a run export this viewer can show: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+function parsePort(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliUsageError(`--port must be a port number from 0 to 65535, got "${text}".`);
+  return port;
+}

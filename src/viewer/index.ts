@@ -1,0 +1,6 @@
+// groundswell/viewer: a local web page for a run, live or stored (SPEC §18, decision 0036).
+export { serveViewer } from './serve-viewer.js';
+export type { Viewer, ViewerOptions, ViewableWorkflow, ViewerMode } from './serve-viewer.js';
+export { ViewerError } from './viewer-error.js';
+export type { NodeRow } from './node-row.js';
+export type { NodeDetails } from './node-details.js';

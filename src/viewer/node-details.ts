@@ -1,0 +1,110 @@
+import type {
+  AgentPromptEndEvent,
+  AgentPromptStartEvent,
+  GoalSignOffEvent,
+  McpEvent,
+  ToolInvocationEvent,
+  TrajectoryCheckpointEvent,
+  WorkflowEvent,
+} from '../types/events.js';
+import type { GoalAncestry } from '../types/goal-ancestry.js';
+import type { LogEntry } from '../types/logging.js';
+import type { WorkflowNode } from '../types/node.js';
+import type { StateSnapshot } from '../types/serialized.js';
+import type { NodeKind, WorkflowStatus } from '../types/status.js';
+import type { TokenUsage } from '../types/usage.js';
+
+/** What the page shows for a selected node; read from the tree, which the run's masker already masked. */
+export interface NodeDetails {
+  readonly id: string;
+  readonly kind: NodeKind;
+  readonly name: string;
+  readonly status: WorkflowStatus;
+  readonly workflowId: string;
+  readonly startTime?: number;
+  readonly endTime?: number;
+  readonly duration?: number;
+  /** Root first, the node's parent last. */
+  readonly path: ReadonlyArray<{ readonly id: string; readonly name: string; readonly kind: NodeKind }>;
+  readonly usage: TokenUsage | null;
+  readonly stateSnapshot: StateSnapshot | null;
+  readonly logs: readonly LogEntry[];
+  readonly events: readonly WorkflowEvent[];
+  readonly dropped: WorkflowNode['dropped'];
+  /** `Mission: … · Goal: …` from the call's `agentPromptStart` (the debugger's `why` line); '' when none. */
+  readonly why: string;
+  readonly prompt: Pick<AgentPromptStartEvent, 'agentName' | 'model' | 'promptId' | 'goalAncestry'> | null;
+  readonly answer: Omit<AgentPromptEndEvent, 'id' | 'nodeId' | 'workflowId' | 'timestamp' | 'type'> | null;
+  /** This node's tool calls and those of its direct tool-call children (an agent call's tools). */
+  readonly tools: readonly ToolInvocationEvent[];
+  readonly mcpCalls: readonly McpEvent[];
+  /** The latest checkpoint, exactly as its event carries it. */
+  readonly checkpoint: Pick<TrajectoryCheckpointEvent, 'revision' | 'assessment' | 'injected' | 'checkpoint'> | null;
+  /** Sign-offs on this node and its direct tool-call children. */
+  readonly signOffs: readonly GoalSignOffEvent[];
+}
+
+export function nodeDetails(node: WorkflowNode): NodeDetails {
+  const events = node.events;
+  const path: Array<NodeDetails['path'][number]> = [];
+  for (let n = node.parent; n !== null; n = n.parent) path.unshift({ id: n.id, name: n.name, kind: n.kind });
+  let prompt: NodeDetails['prompt'] = null;
+  let answer: NodeDetails['answer'] = null;
+  let checkpoint: NodeDetails['checkpoint'] = null;
+  const signOffs: GoalSignOffEvent[] = [];
+  const mcpCalls: McpEvent[] = [];
+  for (const event of events) {
+    if (event.type === 'agentPromptStart') {
+      prompt = { agentName: event.agentName, model: event.model, promptId: event.promptId, ...(event.goalAncestry ? { goalAncestry: event.goalAncestry } : {}) };
+    } else if (event.type === 'agentPromptEnd') {
+      const { id: _id, nodeId: _n, workflowId: _w, timestamp: _t, type: _type, ...rest } = event;
+      answer = rest;
+    } else if (event.type === 'trajectoryCheckpoint') {
+      checkpoint = { revision: event.revision, assessment: event.assessment, injected: event.injected, checkpoint: event.checkpoint };
+    } else if (event.type === 'goalSignOff') signOffs.push(event);
+    else if (event.type === 'mcpEvent' && event.phase === 'call') mcpCalls.push(event);
+  }
+  const tools: ToolInvocationEvent[] = events.filter((e): e is ToolInvocationEvent => e.type === 'toolInvocation');
+  // An agent call's tools (and a CompleteGoal tool's sign-off) happen on its tool-call children.
+  for (const child of node.children) {
+    if (child.kind !== 'toolCall') continue;
+    for (const event of child.events) {
+      if (event.type === 'toolInvocation') tools.push(event);
+      else if (event.type === 'goalSignOff') signOffs.push(event);
+    }
+  }
+  return {
+    id: node.id,
+    kind: node.kind,
+    name: node.name,
+    status: node.status,
+    workflowId: node.workflowId,
+    ...(node.startTime !== undefined ? { startTime: node.startTime } : {}),
+    ...(node.endTime !== undefined ? { endTime: node.endTime } : {}),
+    ...(node.duration !== undefined ? { duration: node.duration } : {}),
+    path,
+    usage: node.usage,
+    stateSnapshot: node.stateSnapshot,
+    logs: node.logs,
+    events,
+    dropped: node.dropped,
+    why: whyLine(prompt?.goalAncestry),
+    prompt,
+    answer,
+    tools,
+    mcpCalls,
+    checkpoint,
+    signOffs,
+  };
+}
+
+function whyLine(ancestry: GoalAncestry | undefined): string {
+  if (ancestry === undefined) return '';
+  const parts = [
+    ancestry.mission && `Mission: ${ancestry.mission}`,
+    ancestry.project && `Project: ${ancestry.project}`,
+    ancestry.goal && `Goal: ${ancestry.goal}`,
+    ancestry.task && `Task: ${ancestry.task}`,
+  ].filter((part): part is string => typeof part === 'string' && part !== '');
+  return parts.join(' · ');
+}

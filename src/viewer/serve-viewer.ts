@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LoadedNode } from '../debugger/loaded-node.js';
+import { parseRunExport } from '../debugger/run-export.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import type { WorkflowNode } from '../types/node.js';
+import type { Unsubscribe, WorkflowObserver } from '../types/observer.js';
+import type { RunExport } from '../types/serialized.js';
+import { describeValue } from '../util/describe.js';
+import { SseClients } from './sse-clients.js';
+import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
+import { ViewerError } from './viewer-error.js';
+import { ViewerModel } from './viewer-model.js';
+
+export interface ViewerOptions {
+  /** Default 0: a free port the system picks (read it from `url`). */
+  readonly port?: number;
+  /** Default `127.0.0.1`. Any other address shows the run to whoever can reach it. */
+  readonly host?: string;
+  /** How often changes are sent to open pages, in milliseconds (default 100). */
+  readonly batchMs?: number;
+}
+
+/** What `attach` needs of a workflow: any `Workflow` fits. */
+export interface ViewableWorkflow {
+  readonly root: { readonly node: WorkflowNode; addObserver(observer: WorkflowObserver): Unsubscribe };
+}
+
+/** How the page labels the run. */
+export type ViewerMode = 'live' | 'stored' | 'empty';
+
+export interface Viewer {
+  /** `http://127.0.0.1:<port>/`: open it in a browser. */
+  readonly url: string;
+  /** Shows `workflow`'s whole tree (from its root) as it runs; returns a function that stops following it. */
+  attach(workflow: ViewableWorkflow): Unsubscribe;
+  /** Shows a stored run (an export, as object or JSON text); call again with a newer export to update it. `live` marks it as still running. */
+  show(run: RunExport | string, options?: { readonly live?: boolean }): void;
+  /** Ends every open page's stream and stops the server. */
+  close(): Promise<void>;
+}
+
+/** Touched ids per batch beyond this are sent as "anything may have changed". */
+const MAX_TOUCHED = 500;
+
+/**
+ * Serves the viewer page for a run on loopback (node:http, nothing else): attach a live workflow,
+ * or show a stored run.
+ */
+export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> {
+  const { port = 0, host = '127.0.0.1', batchMs = 100 } = checkOptions(options);
+  const model = new ViewerModel();
+  const clients = new SseClients();
+  let mode: ViewerMode = 'empty';
+  let dirty = true;
+  let touched = new Set<string>();
+  let touchedAll = false;
+  const detachers = new Set<Unsubscribe>();
+
+  const flush = (): void => {
+    const changes = model.refresh();
+    const touchedIds = touchedAll ? null : [...touched];
+    dirty = false;
+    touched = new Set();
+    touchedAll = false;
+    if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0) return;
+    clients.send(SseClients.message('nodes', { ...changes, mode, touched: touchedIds }));
+  };
+  const state: ViewerState = {
+    model,
+    clients,
+    boundHost: host,
+    nonce: randomBytes(16).toString('base64'),
+    snapshotMessage: () => {
+      if (dirty) flush();
+      return SseClients.message('snapshot', { ...model.snapshot(), mode });
+    },
+    flushIfDirty: () => {
+      if (dirty) flush();
+    },
+  };
+  const timer = setInterval(() => {
+    if (dirty && clients.size > 0) flush();
+  }, batchMs).unref();
+  const touch = (id: string): void => {
+    dirty = true;
+    if (touchedAll) return;
+    touched.add(id);
+    if (touched.size > MAX_TOUCHED) touchedAll = true;
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      handleViewerRequest(state, req, res);
+    } catch {
+      // A malformed request (a bad %-escape in a node id): answer it, never fall over.
+      if (!res.headersSent) res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('Bad request.\n');
+    }
+  });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await listen(server, port, host).catch((error: unknown) => {
+    clearInterval(timer);
+    throw error;
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`;
+
+  return {
+    url,
+    attach(workflow) {
+      const root = workflow?.root;
+      if (root === undefined || typeof root.addObserver !== 'function') {
+        throw new UsageError(`viewer.attach expects a workflow, got ${describeValue(workflow)}.`);
+      }
+      model.setRoot(root.node);
+      mode = 'live';
+      dirty = true;
+      touchedAll = true;
+      const unsubscribe = root.addObserver({
+        onEvent: (event) => touch(event.nodeId),
+        onLog: (entry) => touch(entry.nodeId),
+        onStateUpdated: (node) => touch(node.id),
+        onTreeChanged: () => touch(root.node.id),
+      });
+      const detach = (): void => {
+        detachers.delete(detach);
+        unsubscribe();
+      };
+      detachers.add(detach);
+      return detach;
+    },
+    show(run, showOptions) {
+      let root: LoadedNode;
+      try {
+        root = LoadedNode.load(parseRunExport(run).root);
+      } catch (cause) {
+        throw new ViewerError(`The viewer cannot show this run: ${(cause as Error).message}`, { cause });
+      }
+      model.setRoot(root);
+      mode = showOptions?.live === true ? 'live' : 'stored';
+      dirty = true;
+      touchedAll = true;
+    },
+    async close() {
+      clearInterval(timer);
+      for (const detach of [...detachers]) detach();
+      clients.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const fail = (cause: Error): void => {
+      reject(new ViewerError(`The viewer cannot listen on ${host}:${port}: ${cause.message}`, { cause }));
+    };
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+}
+
+function checkOptions(options: ViewerOptions): ViewerOptions {
+  if (typeof options !== 'object' || options === null) throw new UsageError(`serveViewer options must be an object, got ${describeValue(options)}.`);
+  const known = new Set(['port', 'host', 'batchMs']);
+  for (const key of Object.keys(options)) if (!known.has(key)) throw new UsageError(`serveViewer options has an unknown key "${key}".`);
+  const { port, host, batchMs } = options;
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new UsageError(`serveViewer options.port must be an integer from 0 to 65535, got ${describeValue(port)}.`);
+  }
+  if (host !== undefined && (typeof host !== 'string' || host === '')) throw new UsageError(`serveViewer options.host must be a non-empty string, got ${describeValue(host)}.`);
+  if (batchMs !== undefined && (!Number.isInteger(batchMs) || batchMs < 10 || batchMs > 60_000)) {
+    throw new UsageError(`serveViewer options.batchMs must be an integer from 10 to 60000, got ${describeValue(batchMs)}.`);
+  }
+  return options;
+}

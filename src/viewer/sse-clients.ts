@@ -1,0 +1,61 @@
+import type { ServerResponse } from 'node:http';
+
+/**
+ * The open `/api/events` streams. A write to a client that went away is dropped with the client:
+ * a closed tab must never fail the server or the run it watches.
+ */
+export class SseClients {
+  private readonly clients = new Set<ServerResponse>();
+  private heartbeat: NodeJS.Timeout | undefined;
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Opens the stream on `res` and sends `first` (the snapshot) before any batch. */
+  add(res: ServerResponse, first: string): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    const drop = (): void => {
+      this.clients.delete(res);
+    };
+    res.on('close', drop);
+    res.on('error', drop);
+    this.clients.add(res);
+    this.write(res, first);
+    // Comments keep proxies and idle timeouts from closing a quiet stream.
+    this.heartbeat ??= setInterval(() => this.send(': keep-alive\n\n'), 15_000).unref();
+  }
+
+  /** One SSE message: a named event with JSON data (one line: JSON escapes newlines). */
+  static message(event: string, data: unknown): string {
+    return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+  }
+
+  send(text: string): void {
+    for (const res of this.clients) this.write(res, text);
+  }
+
+  closeAll(): void {
+    if (this.heartbeat !== undefined) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
+    for (const res of this.clients) res.end();
+    this.clients.clear();
+  }
+
+  private write(res: ServerResponse, text: string): void {
+    if (res.destroyed || res.writableEnded) {
+      this.clients.delete(res);
+      return;
+    }
+    try {
+      res.write(text);
+    } catch {
+      this.clients.delete(res);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { exportRun } from '../debugger/run-export.js';
+import { isAllowedHost } from './loopback-host.js';
+import { nodeDetails } from './node-details.js';
+import { SseClients } from './sse-clients.js';
+import type { ViewerModel } from './viewer-model.js';
+import { viewerPage } from './viewer-page.js';
+
+/** What the request handler reads and asks of the running viewer. */
+export interface ViewerState {
+  readonly model: ViewerModel;
+  readonly clients: SseClients;
+  readonly boundHost: string;
+  /** A fresh random value per server: the page's only allowed script and style (CSP). */
+  readonly nonce: string;
+  /** The snapshot message a new page gets first (after bringing the model up to date). */
+  snapshotMessage(): string;
+  /** Brings the model up to date when events arrived since the last batch (sending that batch). */
+  flushIfDirty(): void;
+}
+
+const SECURITY_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+} as const;
+
+/**
+ * Routes: GET / (the page), /api/run (the export), /api/tree (rows), /api/events (SSE),
+ * /api/node/:id (one node's details). No CORS headers: other origins cannot read any of it.
+ */
+export function handleViewerRequest(state: ViewerState, req: IncomingMessage, res: ServerResponse): void {
+  res.on('error', () => undefined);
+  if (!isAllowedHost(req.headers.host, state.boundHost)) {
+    send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: this viewer answers only requests addressed to its loopback host.\n');
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.setHeader('Allow', 'GET, HEAD');
+    send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed.\n');
+    return;
+  }
+  const path = new URL(req.url ?? '/', 'http://viewer.invalid').pathname;
+  if (path === '/' || path === '/index.html') {
+    const csp = `default-src 'none'; script-src 'nonce-${state.nonce}'; style-src 'nonce-${state.nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+    res.setHeader('Content-Security-Policy', csp);
+    send(res, 200, 'text/html; charset=utf-8', viewerPage(state.nonce));
+    return;
+  }
+  if (path === '/api/events') {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    state.clients.add(res, state.snapshotMessage());
+    return;
+  }
+  if (path === '/api/tree') {
+    state.flushIfDirty();
+    sendJson(res, 200, state.model.snapshot());
+    return;
+  }
+  if (path === '/api/run') {
+    const root = state.model.rootNode;
+    if (root === null) sendJson(res, 404, { error: 'No run is shown yet.' });
+    else sendJson(res, 200, exportRun(root));
+    return;
+  }
+  if (path.startsWith('/api/node/')) {
+    state.flushIfDirty();
+    const id = decodeURIComponent(path.slice('/api/node/'.length));
+    const node = state.model.node(id);
+    if (node === undefined) sendJson(res, 404, { error: `No node "${id}" in the viewed tree.` });
+    else sendJson(res, 200, nodeDetails(node));
+    return;
+  }
+  send(res, 404, 'text/plain; charset=utf-8', 'Not found.\n');
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+  res.end(res.req?.method === 'HEAD' ? undefined : body);
+}
