@@ -423,6 +423,8 @@ ul { margin: 4px 0; padding-left: 18px; }
     mode = d.mode;
     d.rows.forEach(upsert);
     rebuild();
+    // When the first tree was on screen, in ms since navigation started (tests read it).
+    if (!document.body.dataset.ready) document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
     document.body.dataset.ready = '1';
     loadDetails();
   });
