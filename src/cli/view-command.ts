@@ -52,6 +52,7 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
     };
     update(running.tree, running.live);
     io.out(`Viewing run ${target} at ${viewer.url}  (Ctrl+C stops)${running.live ? '; it is running: the page follows it' : ''}`);
+    if (running.tree === undefined) io.out('(no tree stored yet: a run stores it when it ends, suspends or checkpoints)');
     // A running run stores its tree as it goes: read it again until it ends.
     const poll = async (): Promise<void> => {
       if (!running.live) return;

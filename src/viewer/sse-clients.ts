@@ -1,5 +1,8 @@
 import type { ServerResponse } from 'node:http';
 
+/** Bytes a client may leave unread before it is dropped. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+
 /**
  * The open `/api/events` streams. A write to a client that went away is dropped with the client:
  * a closed tab must never fail the server or the run it watches.
@@ -50,6 +53,13 @@ export class SseClients {
   private write(res: ServerResponse, text: string): void {
     if (res.destroyed || res.writableEnded) {
       this.clients.delete(res);
+      return;
+    }
+    // A tab that stopped reading (suspended, stuck) must not make the server buffer a live run
+    // without bound: drop it; its EventSource reconnects and starts again from a snapshot.
+    if (res.writableLength > MAX_BUFFERED) {
+      this.clients.delete(res);
+      res.destroy();
       return;
     }
     try {
