@@ -38,6 +38,8 @@ const layers = {
   introspection: ['agent', 'cache', 'core', 'errors', 'goals', 'prompt', 'tools', 'types', 'util', 'validation'],
   'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
   replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
+  // The OpenTelemetry observer reads events and nodes only (types) and throws groundswell errors.
+  otel: ['errors', 'types', 'util'],
   cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util'],
 };
 
