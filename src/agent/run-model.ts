@@ -151,17 +151,20 @@ const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
 /** One `modelRequest` event on the call's node: what a tracer shows as one model request. */
 function reportRequest<T>(call: PromptCall<T>, turn: number, sentAt: number, response: Message, usage: TokenUsage): void {
   const now = call.tree.now();
-  call.tree.emit({
-    type: 'modelRequest',
-    agentName: call.agentName,
-    turn,
-    requestModel: call.plan.model,
-    model: response.model,
-    startTime: sentAt,
-    duration: now - sentAt,
-    stopReason: response.stop_reason,
-    usage,
-  });
+  call.tree.emit(
+    {
+      type: 'modelRequest',
+      agentName: call.agentName,
+      turn,
+      requestModel: call.plan.model,
+      model: response.model,
+      startTime: sentAt,
+      duration: now - sentAt,
+      stopReason: response.stop_reason,
+      usage,
+    },
+    now,
+  );
 }
 
 /**

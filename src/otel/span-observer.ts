@@ -87,7 +87,9 @@ export class SpanObserver implements OtelObserver {
       case 'cancelled': {
         // Everything beneath the cancelled workflow ends now, as its nodes did in the tree.
         const open = this.addEvent(target, event);
-        if (open !== undefined) this.spans.end(open, target.endTime ?? event.timestamp);
+        if (open === undefined) return;
+        closeImplicitly(open);
+        this.spans.end(open, target.endTime ?? event.timestamp);
         return;
       }
       case 'childDetached': {
