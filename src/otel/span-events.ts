@@ -111,6 +111,6 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
 }
 
 /** An error as attributes: `error.type` (the conventions' name) and its message. */
-export function errorAttributes(error: SerializedError): Attributes {
+function errorAttributes(error: SerializedError): Attributes {
   return { 'error.type': error.name, 'groundswell.error.message': error.message };
 }
