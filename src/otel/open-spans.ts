@@ -1,4 +1,4 @@
-import type { Context, Span, Tracer } from '@opentelemetry/api';
+import type { Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import type { WorkflowEvent } from '../types/events.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { OtelApi } from './load-otel-api.js';
@@ -36,7 +36,7 @@ export interface OpenSpansOptions {
  */
 export class OpenSpans {
   private readonly open = new Map<string, OpenSpan>();
-  private readonly ended = new WeakMap<WorkflowNode, Context>();
+  private readonly ended = new WeakMap<WorkflowNode, SpanContext>();
 
   constructor(private readonly options: OpenSpansOptions) {}
 
@@ -50,7 +50,12 @@ export class OpenSpans {
 
   /** The parent context for a span beneath `node` whatever its state: open, ended, or unseen (started now). */
   contextOf(node: WorkflowNode, time: number): Context {
-    return this.ensure(node, undefined, time)?.context ?? (this.ended.get(node) as Context);
+    return this.ensure(node, undefined, time)?.context ?? this.endedContext(this.ended.get(node) as SpanContext);
+  }
+
+  /** A context whose span is an ended one (a non-recording wrapper of its identity). */
+  private endedContext(ended: SpanContext): Context {
+    return this.options.api.trace.setSpanContext(this.options.rootContext(), ended);
   }
 
   /**
@@ -72,8 +77,11 @@ export class OpenSpans {
         parentContext = parent.context;
         break;
       }
-      parentContext = this.ended.get(up);
-      if (parentContext !== undefined) break;
+      const ended = this.ended.get(up);
+      if (ended !== undefined) {
+        parentContext = this.endedContext(ended);
+        break;
+      }
       unseen.push(up);
     }
     let started: OpenSpan | undefined;
@@ -144,7 +152,7 @@ export class OpenSpans {
     open.span.end(Math.max(time, open.startTime));
     this.open.delete(open.node.id);
     open.parent?.children?.delete(open);
-    // Only the span's identity is kept (a non-recording wrapper), not the ended span itself.
-    this.ended.set(open.node, this.options.api.trace.setSpanContext(open.context, open.span.spanContext()));
+    // Only the span's identity is kept, not the ended span itself.
+    this.ended.set(open.node, open.span.spanContext());
   }
 }
