@@ -197,4 +197,42 @@ describe('groundswell/otel: the span tree', () => {
       'groundswell.sign_off.judge_failed': false,
     });
   });
+
+  it('step retries and cache hits and misses are span events on their node’s span', async () => {
+    const tracing = memoryTracing();
+    const { LruCacheStore } = await import('groundswell/cache');
+    const agent = reviewer(twoTurnModel(), { enableCache: true, cache: new LruCacheStore() });
+    let tries = 0;
+    const workflow = createWorkflow({ name: 'flaky' }, async (ctx) => {
+      await ctx.step(
+        'shaky',
+        () => {
+          tries += 1;
+          if (tries === 1) throw new Error('first try fails');
+        },
+        { retry: { maxAttempts: 2, backoffMs: 0 } },
+      );
+      for (const name of ['ask', 'ask again']) {
+        await ctx.step(name, () => agent.prompt(createPrompt({ name: 'add', user: 'Add 2 and 3.', responseFormat: z.object({ answer: z.string() }) })));
+      }
+    });
+    workflow.addObserver(await otelObserver({ tracerProvider: tracing.provider }));
+    await workflow.run();
+    const spans = tracing.spans();
+    const [shaky] = named(spans, 'step shaky');
+    expect(shaky?.events.map((event) => [event.name, event.attributes?.['groundswell.attempt'], event.attributes?.['groundswell.error.message']])).toEqual([
+      ['groundswell.step_retry', 1, 'first try fails'],
+    ]);
+    expect(shaky?.attributes['groundswell.step.attempts']).toBe(2);
+    expect(shaky?.status.code).toBe(0);
+    const agentSpans = named(spans, 'invoke_agent reviewer');
+    expect(agentSpans.map((span) => span.events.map((event) => [event.name, event.attributes?.['groundswell.cache.miss_reason']]))).toEqual([
+      [['groundswell.cache_miss', 'absent']],
+      [['groundswell.cache_hit', undefined]],
+    ]);
+    expect(agentSpans.map((span) => span.attributes['groundswell.cached'])).toEqual([false, true]);
+    // A hit sends no request: no chat span beneath it, no tokens.
+    expect(childrenOf(agentSpans[1] as ReadableSpan, spans)).toEqual([]);
+    expect(agentSpans[1]?.attributes['gen_ai.usage.input_tokens']).toBe(0);
+  });
 });
