@@ -2,4 +2,4 @@
 // semantic conventions. `@opentelemetry/api` is an optional peer, loaded when an observer is made.
 export { otelObserver } from './otel-observer.js';
 export { OtelSetupError } from './otel-error.js';
-export type { OtelObserver, OtelObserverOptions } from './otel-options.js';
+export type { OtelObserver, OtelObserverOptions } from './otel-types.js';

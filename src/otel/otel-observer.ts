@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/groundswell-error.js';
 import { describeValue } from '../util/describe.js';
 import { loadOtelApi } from './load-otel-api.js';
-import type { OtelObserver, OtelObserverOptions } from './otel-options.js';
+import type { OtelObserver, OtelObserverOptions } from './otel-types.js';
 import { SpanObserver } from './span-observer.js';
 
 const TRACER_NAME = 'groundswell';

@@ -6,7 +6,7 @@ import type { SerializedError } from '../util/serialize-error.js';
 import { finishReasons, outputMessages, providerAttributes, usageAttributes } from './gen-ai-attributes.js';
 import type { OtelApi } from './load-otel-api.js';
 import { OpenSpans, type OpenSpan } from './open-spans.js';
-import type { OtelObserver, OtelObserverOptions } from './otel-options.js';
+import type { OtelObserver, OtelObserverOptions } from './otel-types.js';
 import { spanEventOf } from './span-events.js';
 import { spanStart } from './span-start.js';
 
