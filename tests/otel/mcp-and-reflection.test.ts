@@ -1,7 +1,8 @@
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, type McpServerConfig } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow } from 'groundswell';
+import type { McpServerConfig } from 'groundswell/mcp';
 import { otelObserver } from 'groundswell/otel';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 import { createInProcessServer } from '../mcp/fixtures/in-process-server.js';
