@@ -41,6 +41,8 @@ const layers = {
   cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util', 'viewer'],
   // The local web viewer (decision 0036): serves the debugger's view of a live or loaded tree.
   viewer: ['debugger', 'errors', 'types', 'util'],
+  // The OpenTelemetry observer reads events and nodes only (types) and throws groundswell errors.
+  otel: ['errors', 'types', 'util'],
 };
 
 const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';

@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 
 /**
- * The CommonJS build loads on-demand chunks (the MCP runtime) and the optional `pg` peer with
+ * The CommonJS build loads on-demand chunks (the MCP runtime) and the optional `pg` and `@opentelemetry/api` peers with
  * `require`, not `import()`: runners that evaluate CommonJS in a vm without ESM support (Jest's
  * default) reject `import()`. Runs before tsup turns the chunk into CommonJS, which leaves
  * `require` calls as they are.
@@ -15,7 +15,7 @@ const requireChunksInCjs: TsupPlugin = {
     // The command line imports the user's workflow module with import(); it runs under Node only
     // (bin/groundswell.mjs loads its ESM build), never in a CommonJS vm.
     if (/[\\/]cli\.cjs$/.test(info.path)) return undefined;
-    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg|zod)["'])\)/g, 'Promise.resolve().then(() => require($1))');
+    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg|zod|@opentelemetry\/api)["'])\)/g, 'Promise.resolve().then(() => require($1))');
     if (/\bimport\(/.test(rewritten)) throw new Error(`${info.path}: an import() the CommonJS build cannot rewrite`);
     // The line map shifts by a few columns on the rewritten line only, so the esbuild map is kept.
     return rewritten === code ? undefined : { code: rewritten };
@@ -32,6 +32,7 @@ export default defineConfig({
     durable: 'src/durable/index.ts',
     postgres: 'src/postgres/index.ts',
     viewer: 'src/viewer/index.ts',
+    otel: 'src/otel/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],

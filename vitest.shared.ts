@@ -39,5 +39,6 @@ export const alias = {
   'groundswell/durable': fileURLToPath(new URL('./src/durable/index.ts', import.meta.url)),
   'groundswell/postgres': fileURLToPath(new URL('./src/postgres/index.ts', import.meta.url)),
   'groundswell/viewer': fileURLToPath(new URL('./src/viewer/index.ts', import.meta.url)),
+  'groundswell/otel': fileURLToPath(new URL('./src/otel/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };

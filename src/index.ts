@@ -130,6 +130,7 @@ export type {
   WorkflowStartEvent,
   AgentPromptStartEvent,
   AgentPromptEndEvent,
+  ModelRequestEvent,
   ToolInvocationEvent,
   McpEvent,
   ApiErrorEvent,

@@ -39,8 +39,9 @@ export class CallTree {
     return new CallTree(this.workflow, node);
   }
 
-  emit(payload: EventPayload): void {
-    if (this.workflow !== undefined && this.node !== undefined) this.workflow.emit(this.node, payload);
+  /** Reports `payload` on this node, at `timestamp` when the caller read the clock already. */
+  emit(payload: EventPayload, timestamp?: number): void {
+    if (this.workflow !== undefined && this.node !== undefined) this.workflow.emit(this.node, payload, timestamp);
   }
 
   finish(status: WorkflowStatus): void {

@@ -83,10 +83,13 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     } else {
       params = { ...base, messages: [...messages] };
     }
+    // Read only in a tree: outside one nobody is told about single requests.
+    const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
+    if (call.tree.node !== undefined) reportRequest(call, turn, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
     // The meter spans the whole call, failed attempts and reflection retries included.
     call.meter.usage = addUsage(call.meter.usage, turnUsage);
@@ -144,6 +147,25 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
 }
 
 const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
+
+/** One `modelRequest` event on the call's node: what a tracer shows as one model request. */
+function reportRequest<T>(call: PromptCall<T>, turn: number, sentAt: number, response: Message, usage: TokenUsage): void {
+  const now = call.tree.now();
+  call.tree.emit(
+    {
+      type: 'modelRequest',
+      agentName: call.agentName,
+      turn,
+      requestModel: call.plan.model,
+      model: response.model,
+      startTime: sentAt,
+      duration: now - sentAt,
+      stopReason: response.stop_reason,
+      usage,
+    },
+    now,
+  );
+}
 
 /**
  * Every request's fields but the messages, in the order they are sent (the key order is part of

@@ -45,11 +45,11 @@ export class ObserverHub {
     }
   }
 
-  event(event: WorkflowEvent): void {
+  event(event: WorkflowEvent, node: WorkflowNode): void {
     for (const observer of this.observers) {
       if (observer.onEvent === undefined) continue;
       try {
-        const returned: unknown = observer.onEvent(event);
+        const returned: unknown = observer.onEvent(event, node);
         if (returned !== undefined) this.watch('onEvent', returned);
       } catch (error) {
         this.failed('onEvent', error);

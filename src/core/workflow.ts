@@ -338,7 +338,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent {
     const event = maskForRun(this, built);
     node.recordEvent(event);
-    this.rootRef.hubRef?.event(event);
+    this.rootRef.hubRef?.event(event, node);
     return event;
   }
 

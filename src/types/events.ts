@@ -156,6 +156,26 @@ export interface McpEvent extends EventBase {
   readonly duration?: number;
   readonly message?: string;
 }
+/**
+ * One model request of an agent call was answered: emitted on the call's node after each response
+ * of its tool loop, so a tracer can show every request. The usages of a call's requests add up to
+ * the usage its `agentPromptEnd` reports.
+ */
+export interface ModelRequestEvent extends EventBase {
+  readonly type: 'modelRequest';
+  readonly agentName: string;
+  /** 1-based turn of the call's tool loop. */
+  readonly turn: number;
+  /** The model asked for; `model` is the one that answered (the API may answer an alias with a dated id). */
+  readonly requestModel: string;
+  readonly model: string;
+  /** When the request was sent (the workflow clock); the event's `timestamp` is when its answer arrived. */
+  readonly startTime: number;
+  readonly duration: number;
+  readonly stopReason: string | null;
+  /** Tokens of this request alone, with cost when a price was configured. */
+  readonly usage: TokenUsage;
+}
 /** One HTTP attempt of a model request failed (the SDK may retry it: each attempt is an event). */
 export interface ApiErrorEvent extends EventBase {
   readonly type: 'apiError';
@@ -253,6 +273,7 @@ export type WorkflowEvent =
   | ObserverErrorEvent
   | AgentPromptStartEvent
   | AgentPromptEndEvent
+  | ModelRequestEvent
   | ToolInvocationEvent
   | McpEvent
   | ApiErrorEvent

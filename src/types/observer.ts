@@ -9,7 +9,8 @@ import type { WorkflowNode } from './node.js';
  */
 export interface WorkflowObserver {
   onLog?(entry: LogEntry): void;
-  onEvent?(event: WorkflowEvent): void;
+  /** `node` is the node the event happened on (with its parent chain), absent when a caller has none. */
+  onEvent?(event: WorkflowEvent, node?: WorkflowNode): void;
   onStateUpdated?(node: WorkflowNode): void;
   onTreeChanged?(root: WorkflowNode): void;
 }

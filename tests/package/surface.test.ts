@@ -16,6 +16,7 @@ const ENTRIES = {
   'groundswell/durable': 'src/durable/index.ts',
   'groundswell/postgres': 'src/postgres/index.ts',
   'groundswell/viewer': 'src/viewer/index.ts',
+  'groundswell/otel': 'src/otel/index.ts',
 } as const;
 
 // Prompt wording and algorithms: internal, so they can change without a major version.
