@@ -141,6 +141,7 @@ export type {
   ReflectionEndEvent,
   CacheHitEvent,
   CacheMissEvent,
+  CacheStoreErrorEvent,
 } from './types/events.js';
 export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';
