@@ -23,6 +23,8 @@ const layers = {
   postgres: ['durable', 'errors', 'types', 'util'],
   // The Redis cache store implements cache's contract and throws its CacheStoreError.
   redis: ['cache', 'errors', 'util'],
+  // The terminal progress display reads events only (root entry).
+  progress: ['types'],
   plans: ['errors'],
   judge: ['errors', 'tools', 'util'],
   mcp: ['errors', 'util', 'validation'],
