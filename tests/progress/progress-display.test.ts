@@ -249,5 +249,5 @@ describe('progress state', () => {
     expect(state.running.size).toBe(0);
     expect(state.counts.step).toEqual({ running: 0, done: 10_000, failed: 0, cancelled: 0 });
     expect(stream.screen[1]).toBe('  workflows 1 done · steps 10000 done');
-  });
+  }, 30_000);
 });

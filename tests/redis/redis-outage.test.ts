@@ -61,7 +61,7 @@ describe.skipIf(!HAS_REDIS_SERVER)('RedisCacheStore when Redis is down', () => {
     // The store's own connection has an error listener: ioredis prints no "Unhandled error event".
     expect(errors.mock.calls.flat().join(' ')).not.toMatch(/ioredis/);
     await expect(store.get('gs:x')).rejects.toBeInstanceOf(CacheStoreError);
-  });
+  }, 30_000);
 
   it('Redis killed mid-run costs misses, not failures, and the store serves again once Redis is back', async () => {
     const server = new OwnRedisServer(await freePort());
@@ -89,5 +89,5 @@ describe.skipIf(!HAS_REDIS_SERVER)('RedisCacheStore when Redis is down', () => {
     expect(after.misses).toEqual(['absent']);
     expect(after.hits).toBe(1);
     expect(after.storeErrors).toEqual([]);
-  });
+  }, 30_000);
 });

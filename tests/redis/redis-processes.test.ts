@@ -69,5 +69,5 @@ describe.skipIf(!redis.ok)('RedisCacheStore across processes', () => {
     // Five entries under the prefix, shared by both processes.
     if (client.status !== 'ready') await client.connect();
     expect((await keysUnder(client, `${prefix}e:`)).length).toBe(5);
-  });
+  }, 120_000);
 });

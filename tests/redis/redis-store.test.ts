@@ -67,7 +67,7 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
     expect(commands.filter((command) => command === 'SCAN').length).toBeGreaterThan(1);
     expect(await keysUnder(stores.client, `${store.prefix}e:`)).toEqual([`${store.prefix}e:writer:1`]);
     expect(store.metrics()).toMatchObject({ busts: 1200, size: 1 });
-  });
+  }, 30_000);
 
   it('treats glob characters in its prefix and in a bust prefix as plain characters', async () => {
     const hostile = `${uniquePrefix('glob')}*?[a-z]\\:`;
@@ -95,7 +95,7 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
     await store.set('gs:huge', response({ huge }));
     expect(((await store.get('gs:huge'))?.value as { huge: string }).huge.length).toBe(huge.length);
     expect(await store.bust('gs:huge')).toBe(true);
-  });
+  }, 30_000);
 
   it('an entry another program wrote in its place (not ours, or another type) is a damaged miss or absent, never a crash', async () => {
     const store = stores.store();
