@@ -73,7 +73,10 @@ export class RedisConnection {
       // ioredis goes on reconnecting in the background, and commands fail at once until it is back.
       this.waited = true;
       this.connecting ??= client.connect().finally(() => (this.connecting = undefined));
-      await this.bounded(this.connecting, command);
+      // ioredis rejects with "Connection is closed."; the 'error' event it emitted says why.
+      await this.bounded(this.connecting, command).catch((error: unknown) => {
+        throw this.lastError === undefined ? error : this.failure(command, this.lastError);
+      });
       return client;
     }
     if (!this.waited && client.status !== 'end' && client.status !== 'close') {

@@ -10,12 +10,17 @@ export const REDIS_URL = process.env.GROUNDSWELL_REDIS_URL ?? 'redis://127.0.0.1
  */
 export async function probeRedis(): Promise<ServiceProbe> {
   const client = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => undefined);
+  let cause: unknown;
+  client.on('error', (error) => {
+    cause ??= error;
+  });
   try {
     await client.connect();
     await client.ping();
     return { ok: true, reason: '' };
-  } catch (error) {
+  } catch (thrown) {
+    // ioredis rejects with "Connection is closed."; the 'error' event says why.
+    const error = cause ?? thrown;
     const reason = `Redis is not reachable at ${REDIS_URL} (${error instanceof Error ? error.message : String(error)}); set GROUNDSWELL_REDIS_URL or start it (see .ci/run)`;
     if (process.env.GROUNDSWELL_REQUIRE_SERVICES === '1') throw new Error(`${reason}, and GROUNDSWELL_REQUIRE_SERVICES=1 requires it.`, { cause: error });
     console.warn(`skipping Redis tests: ${reason}`);
