@@ -21,6 +21,10 @@ const layers = {
   durable: ['errors', 'types', 'util'],
   // The PostgreSQL store implements durable's contract and throws its errors.
   postgres: ['durable', 'errors', 'types', 'util'],
+  // The Redis cache store implements cache's contract and throws its CacheStoreError.
+  redis: ['cache', 'errors', 'util'],
+  // The terminal progress display reads events only (root entry).
+  progress: ['types'],
   plans: ['errors'],
   judge: ['errors', 'tools', 'util'],
   mcp: ['errors', 'util', 'validation'],

@@ -15,7 +15,7 @@ const requireChunksInCjs: TsupPlugin = {
     // The command line imports the user's workflow module with import(); it runs under Node only
     // (bin/groundswell.mjs loads its ESM build), never in a CommonJS vm.
     if (/[\\/]cli\.cjs$/.test(info.path)) return undefined;
-    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg|zod|@opentelemetry\/api)["'])\)/g, 'Promise.resolve().then(() => require($1))');
+    const rewritten = code.replace(/\bimport\((["'](?:\.\/[\w.-]+\.cjs|pg|ioredis|zod|@opentelemetry\/api)["'])\)/g, 'Promise.resolve().then(() => require($1))');
     if (/\bimport\(/.test(rewritten)) throw new Error(`${info.path}: an import() the CommonJS build cannot rewrite`);
     // The line map shifts by a few columns on the rewritten line only, so the esbuild map is kept.
     return rewritten === code ? undefined : { code: rewritten };
@@ -33,6 +33,7 @@ export default defineConfig({
     postgres: 'src/postgres/index.ts',
     viewer: 'src/viewer/index.ts',
     otel: 'src/otel/index.ts',
+    redis: 'src/redis/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],

@@ -40,5 +40,6 @@ export const alias = {
   'groundswell/postgres': fileURLToPath(new URL('./src/postgres/index.ts', import.meta.url)),
   'groundswell/viewer': fileURLToPath(new URL('./src/viewer/index.ts', import.meta.url)),
   'groundswell/otel': fileURLToPath(new URL('./src/otel/index.ts', import.meta.url)),
+  'groundswell/redis': fileURLToPath(new URL('./src/redis/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };

@@ -5,13 +5,14 @@
  * - `enableCache: true`: the repeated ticket is answered from the cache (no model call, no tokens)
  * - a summariser agent that calls a local tool for each label, then answers
  * - a root observer printing agentPromptStart/End, toolInvocation and cacheHit/cacheMiss live
+ * - `progressDisplay()` as plain lines: a summary of steps, agent calls, tokens and cost at the end
  * - the tree, getStats() (usage totals for the whole run) and the log string
  *
  * Offline by default (a scripted model); with ANTHROPIC_API_KEY set it calls the real API.
  * Run: npx tsx examples/07-loops-and-observability.ts
  */
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, defineTool, WorkflowTreeDebugger, type WorkflowEvent } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, progressDisplay, WorkflowTreeDebugger, type WorkflowEvent } from 'groundswell';
 import { json, requestData, route, toolResults, toolUse } from 'groundswell/testing';
 import { assertScriptsComplete, exampleClient, tokens } from './support/model.js';
 
@@ -125,6 +126,10 @@ triage.addObserver({
     if (line !== null) console.log(`  event ${line}`);
   },
 });
+
+// The progress display as plain lines (this example prints events live, which a region redrawn in
+// place would overwrite): finished workflows, failures, and a summary with tokens and cost at the end.
+triage.addObserver(progressDisplay({ stream: process.stdout, isTTY: false }));
 
 console.log('== events as they arrive ==');
 const summary = await triage.run();

@@ -10,6 +10,7 @@
  * - part 2: an approval workflow (a class with `@Step`s) calls `this.waitFor('approval', schema)`;
  *   the run is stored as `suspended` and `run()` rejects with `RunSuspendedError`; a bad value sent
  *   with `signal()` is refused (`SignalValueError`, nothing stored); a good one resumes the run
+ * - the resumed run is watched with `progressDisplay()` (live in a terminal, plain lines in a log)
  * - `store.listRuns()` shows both runs with status, tokens and cost (`npx groundswell runs list`
  *   prints the same from the command line)
  *
@@ -36,6 +37,7 @@ import {
 } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { json, ScriptedModel } from 'groundswell/testing';
+import { exampleProgress } from './support/progress.js';
 
 const RUN_ID = 'report-2026-11-30';
 const Summary = z.object({ summary: z.string(), words: z.number() });
@@ -83,7 +85,12 @@ try {
   console.log(`  stored: status ${crashed.run.status}, ${crashed.steps.length} settled steps, ${crashed.calls.length} completed agent calls`);
 
   const model = scriptedWriter();
-  const report = await resume<string>(RUN_ID, { store, workflows: { WeeklyReport: () => buildPipeline(store, model) } });
+  // The resumed run with a live progress display (steps, agent calls, tokens, cost, elapsed time).
+  const withProgress = (workflow: Workflow<string>): Workflow<string> => {
+    workflow.addObserver(exampleProgress(import.meta.url));
+    return workflow;
+  };
+  const report = await resume<string>(RUN_ID, { store, workflows: { WeeklyReport: () => withProgress(buildPipeline(store, model)) } });
   console.log(`  resumed: "${report}"`);
   console.log(`  model requests after the crash: ${model.requests.length} (only the call that had not completed)`);
   const tree = (await store.loadRun(RUN_ID)).tree;

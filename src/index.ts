@@ -101,6 +101,8 @@ export { usageById, usageRollup } from './debugger/usage-rollup.js';
 export { exportRun, parseRunExport, RunExportError } from './debugger/run-export.js';
 export type { TreeStats } from './debugger/stats.js';
 export type { TreeStringOptions } from './debugger/tree-string.js';
+export { progressDisplay } from './progress/progress-display.js';
+export type { ProgressDisplay, ProgressDisplayOptions, ProgressStream } from './progress/progress-display.js';
 
 export { GroundswellError, UsageError } from './errors/groundswell-error.js';
 export { MergedWorkflowError, RunSuspendedError, WorkflowCancelledError, WorkflowError } from './errors/workflow-error.js';
@@ -142,6 +144,7 @@ export type {
   ReflectionEndEvent,
   CacheHitEvent,
   CacheMissEvent,
+  CacheStoreErrorEvent,
 } from './types/events.js';
 export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';

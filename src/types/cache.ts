@@ -26,9 +26,11 @@ export type CacheKeyPart =
  * - `disabled`: caching is off for this call, though the agent has a `cache` store or `enableCache`
  *   in its own config (agents with neither report nothing);
  * - `bypassed`: caching is on, but this call does not read the cache (`enableCache: { refresh: true }`
- *   reads nothing and stores the fresh answer; `agent.stream()` neither reads nor stores).
+ *   reads nothing and stores the fresh answer; `agent.stream()` neither reads nor stores);
+ * - `unavailable`: the store could not be read (a cache server down or too slow); a
+ *   `cacheStoreError` event says why, and the model was asked.
  */
-export type CacheMissReason = 'absent' | 'expired' | 'damaged' | 'invalid' | 'disabled' | 'bypassed';
+export type CacheMissReason = 'absent' | 'expired' | 'damaged' | 'invalid' | 'disabled' | 'bypassed' | 'unavailable';
 
 /** What a miss reports, on the `cacheMiss` event and as `AgentResult.cacheMiss`. */
 export interface CacheMissInfo {

@@ -197,6 +197,18 @@ export interface CacheMissEvent extends EventBase, CacheMissInfo {
   readonly agentName: string;
 }
 
+/**
+ * A cache store failed (its server down or too slow) and the call went on without it: a failed
+ * `lookup` is a miss (`unavailable`), a failed `set` leaves the answer unsaved. A warning, never a failure.
+ */
+export interface CacheStoreErrorEvent extends EventBase {
+  readonly type: 'cacheStoreError';
+  readonly agentName: string;
+  readonly operation: 'lookup' | 'set' | 'bust';
+  readonly key: string;
+  readonly message: string;
+}
+
 /** A reflection pass started on a failed attempt (level: where reflection was enabled). */
 export interface ReflectionStartEvent extends EventBase {
   readonly type: 'reflectionStart';
@@ -284,7 +296,8 @@ export type WorkflowEvent =
   | ReflectionStartEvent
   | ReflectionEndEvent
   | CacheHitEvent
-  | CacheMissEvent;
+  | CacheMissEvent
+  | CacheStoreErrorEvent;
 
 export type WorkflowEventType = WorkflowEvent['type'];
 

@@ -17,6 +17,7 @@ const ENTRIES = {
   'groundswell/postgres': 'src/postgres/index.ts',
   'groundswell/viewer': 'src/viewer/index.ts',
   'groundswell/otel': 'src/otel/index.ts',
+  'groundswell/redis': 'src/redis/index.ts',
 } as const;
 
 // Prompt wording and algorithms: internal, so they can change without a major version.

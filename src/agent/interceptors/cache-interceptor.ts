@@ -31,14 +31,14 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   const mcps = call.settings.mcps.length === 0 ? [] : await mcpKeyParts(call.settings.mcps);
   const key = callCacheKey(call, options.ignore, planText, mcps);
   if (options.refresh) return stored(call, next, cache, key, { reason: 'bypassed', key: key.key });
-  const found = await lookup(cache, key.key);
+  const found = await lookup(cache, key.key).catch((error: unknown) => unavailable(call, 'lookup', key.key, error));
   if (found.response !== undefined) {
     const checked = call.prompt.responseFormat.safeParse(found.response.value);
     if (checked.success) {
       call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key: key.key });
       return hit(found.response, checked.data);
     }
-    await cache.bust(key.key);
+    await cache.bust(key.key).catch((error: unknown) => unavailable(call, 'bust', key.key, error));
     return stored(call, next, cache, key, { reason: 'invalid', key: key.key });
   }
   const differs = found.reason === 'absent' ? await related(call, cache, key, options) : undefined;
@@ -52,6 +52,20 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
 function lookup(cache: Cache, key: string): Promise<CacheLookup> {
   if (cache.lookup !== undefined) return cache.lookup(key);
   return cache.get(key).then((response) => (response === undefined ? { response: undefined, reason: 'absent' } : { response }));
+}
+
+/**
+ * A store that failed (its server down, a timeout) costs a miss, never the call: the failure is
+ * reported as a `cacheStoreError` event (a warning) and the model is asked.
+ */
+function unavailable<T>(
+  call: PromptCall<T>,
+  operation: 'lookup' | 'set' | 'bust',
+  key: string,
+  error: unknown,
+): { readonly response: undefined; readonly reason: 'unavailable' } {
+  call.tree.emit({ type: 'cacheStoreError', agentName: call.agentName, operation, key, message: errorMessage(error) });
+  return { response: undefined, reason: 'unavailable' };
 }
 
 /**
@@ -121,6 +135,7 @@ async function stored<T>(
     );
   } catch (error) {
     // The answer is paid for and valid: a store that cannot keep it is reported, not fatal.
+    unavailable(call, 'set', key.key, error);
     call.tree.workflow?.logger.warn(`Cache store failed to save the answer of agent "${call.agentName}"`, {
       key: key.key,
       error: errorMessage(error),
