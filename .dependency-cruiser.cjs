@@ -39,6 +39,8 @@ const layers = {
   'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
   replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
   cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util'],
+  // Runs on DBOS Transact: journals steps and calls (core/agent extension points), grafts children's trees.
+  dbos: ['agent', 'core', 'errors', 'types', 'util'],
 };
 
 const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';

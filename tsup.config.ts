@@ -31,6 +31,7 @@ export default defineConfig({
     cache: 'src/cache/index.ts',
     durable: 'src/durable/index.ts',
     postgres: 'src/postgres/index.ts',
+    dbos: 'src/dbos/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],

@@ -38,5 +38,6 @@ export const alias = {
   'groundswell/cache': fileURLToPath(new URL('./src/cache/index.ts', import.meta.url)),
   'groundswell/durable': fileURLToPath(new URL('./src/durable/index.ts', import.meta.url)),
   'groundswell/postgres': fileURLToPath(new URL('./src/postgres/index.ts', import.meta.url)),
+  'groundswell/dbos': fileURLToPath(new URL('./src/dbos/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };
