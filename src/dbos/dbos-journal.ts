@@ -4,7 +4,7 @@ import type { PromptCall, PromptOutcome } from '../agent/prompt-call.js';
 import type { RunJournal, StepIdentity, StepReplay } from '../core/run-journal.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
-import type { DbosLike } from './dbos-like.js';
+import type { DbosLike, DbosQueueLike } from './dbos-like.js';
 import { recordCall, replayCall, type RecordedCall } from './recorded-call.js';
 import type { RelayWriter } from './relay-writer.js';
 
@@ -22,6 +22,8 @@ export class DbosJournal implements RunJournal, CallJournal {
     private readonly dbos: DbosLike,
     readonly workflowID: string,
     private readonly relay: RelayWriter | undefined,
+    /** Starts children on a queue for this run (the registry that runs it knows the workflows). */
+    readonly launchChildren: (queue: DbosQueueLike, name: string, inputs: readonly unknown[]) => Promise<unknown[]>,
   ) {}
 
   workflowStarted(): void {}

@@ -4,7 +4,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { setCallJournalLookup, type CallJournal } from '../agent/call-journal.js';
 import { createWorkflow } from '../core/create-workflow.js';
 import { journalOf, setRunJournal } from '../core/run-journal.js';
-import { currentScope } from '../core/scope.js';
+import { currentScope, type Scope } from '../core/scope.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import { isWorkflow } from '../core/workflow-runtime.js';
@@ -32,18 +32,17 @@ export interface DbosRunOptions {
 export interface DbosWorkflowsOptions {
   /** The name the DBOS workflow function is registered under (default "groundswell"). */
   readonly name?: string;
+  /**
+   * Called with every workflow this process runs for DBOS (roots, children, recovered runs)
+   * before it runs: observe a worker's runs, or a run DBOS recovered here.
+   */
+  readonly onWorkflow?: (workflow: Workflow<unknown>, run: { readonly name: string; readonly workflowID: string }) => void;
 }
 
 /** The workflows every process of an application registers with DBOS before `DBOS.launch()`. */
 export interface DbosWorkflows<F extends Record<string, WorkflowFactory>> {
   /** Runs `name` as a DBOS workflow (a root) in this process and returns its result. */
   run<K extends keyof F & string>(name: K, input: FactoryInput<F[K]>, options?: DbosRunOptions): Promise<FactoryResult<F[K]>>;
-  /**
-   * From inside a step of a run: starts one child workflow per input on `queue`, where any
-   * worker process runs it, and returns their results in input order. Each child is a node under
-   * the step; its events reach this run's observers as it runs, and its tree joins the step's.
-   */
-  children<K extends keyof F & string>(queue: DbosQueueLike, name: K, inputs: ReadonlyArray<FactoryInput<F[K]>>): Promise<Array<FactoryResult<F[K]>>>;
 }
 
 interface ChildOutcome {
@@ -69,7 +68,8 @@ export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: D
       const workflow = build(factories, name, input);
       const workflowID = dbos.workflowID as string;
       const relay = child ? new RelayWriter(dbos, workflow) : undefined;
-      setRunJournal(workflow, new DbosJournal(dbos, workflowID, relay));
+      setRunJournal(workflow, new DbosJournal(dbos, workflowID, relay, launchChildren));
+      options.onWorkflow?.(workflow, { name, workflowID });
       starting.get(workflowID)?.(workflow);
       try {
         const value = await workflow.run();
@@ -94,6 +94,27 @@ export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: D
     }
   }
 
+  async function launchChildren(queue: DbosQueueLike, name: string, inputs: readonly unknown[]): Promise<unknown[]> {
+    const scope = currentScope() as Scope;
+    const journal = journalOf(scope.workflow) as DbosJournal;
+    const path = mountPath(scope.node as TreeNode);
+    const launch = journal.nextLaunch(path);
+    const handles = await Promise.all(
+      inputs.map((input, index) =>
+        escape(() => dbos.startWorkflow(registered, { workflowID: journal.childId(path, launch, name, index), queueName: queue.name })(name, input, true)),
+      ),
+    );
+    const mirrors = handles.map((handle) => {
+      const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, handle));
+      return mirror;
+    });
+    // Each mirror mounts under the running step; all settle before the first failure is thrown.
+    const settled = await Promise.allSettled(mirrors.map((mirror) => mirror.run()));
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
+  }
+
   return {
     async run(name, input, runOptions = {}) {
       const workflowID = runOptions.workflowID ?? `gs-${randomUUID()}`;
@@ -104,30 +125,6 @@ export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: D
       } finally {
         starting.delete(workflowID);
       }
-    },
-
-    async children(queue, name, inputs) {
-      const scope = currentScope();
-      const journal = scope === undefined ? undefined : journalOf(scope.workflow);
-      if (scope === undefined || !(journal instanceof DbosJournal)) {
-        throw new UsageError(`children("${name}") must be called inside a step of a workflow that dbosWorkflows().run() (or a worker) runs.`);
-      }
-      const path = mountPath(scope.node as TreeNode);
-      const launch = journal.nextLaunch(path);
-      const handles = await Promise.all(
-        inputs.map((input, index) =>
-          escape(() => dbos.startWorkflow(registered, { workflowID: journal.childId(path, launch, name, index), queueName: queue.name })(name, input, true)),
-        ),
-      );
-      const mirrors = handles.map((handle) => {
-        const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, handle));
-        return mirror;
-      });
-      // Each mirror mounts under the running step; all settle before the first failure is thrown.
-      const settled = await Promise.allSettled(mirrors.map((mirror) => mirror.run()));
-      const failed = settled.find((outcome) => outcome.status === 'rejected');
-      if (failed !== undefined) throw failed.reason;
-      return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as Array<FactoryResult<F[typeof name]>>;
     },
   };
 }

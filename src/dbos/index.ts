@@ -3,6 +3,7 @@
 // reach the launcher's tree. The user passes their own `DBOS` (`@dbos-inc/dbos-sdk`, an optional
 // peer), so this entry never loads the SDK.
 export { dbosWorkflows } from './dbos-workflows.js';
+export { dbosChildren } from './dbos-children.js';
 export type { DbosRunOptions, DbosWorkflows, DbosWorkflowsOptions, FactoryInput, FactoryResult, WorkflowFactory } from './dbos-workflows.js';
 export type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
 export { DbosReplayError } from './dbos-errors.js';
