@@ -21,7 +21,7 @@ export interface DbosLike {
 /** A DBOS workflow handle, as `DBOS.startWorkflow` returns it. @public */
 export interface DbosHandleLike<R> {
   readonly workflowID: string;
-  getResult(): Promise<R>;
+  getResult(options?: { pollingIntervalMs?: number }): Promise<R>;
 }
 
 /** A DBOS `WorkflowQueue` (its name is what children are enqueued on). @public */

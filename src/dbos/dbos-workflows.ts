@@ -45,6 +45,8 @@ export interface DbosWorkflows<F extends Record<string, WorkflowFactory>> {
   run<K extends keyof F & string>(name: K, input: FactoryInput<F[K]>, options?: DbosRunOptions): Promise<FactoryResult<F[K]>>;
 }
 
+const RESULT_POLL_MS = 50;
+
 interface ChildOutcome {
   readonly value: unknown;
   readonly tree: SerializedNode;
@@ -76,22 +78,20 @@ export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: D
         return child ? ({ value, tree: workflow.treeNode.toJSON() } satisfies ChildOutcome) : value;
       } finally {
         setRunJournal(workflow, undefined);
-        if (relay !== undefined) await dbos.runStep(() => relay.close(), { name: 'groundswell.relay' });
+        // In the workflow's own context: the last two operations of every attempt, so their ids never shift.
+        if (relay !== undefined) await relay.close();
       }
     },
     { name: options.name ?? 'groundswell' },
   );
 
   async function follow(mirror: Workflow, handle: DbosHandleLike<unknown>): Promise<unknown> {
-    const relaying = escape(() => relayChild(dbos, handle.workflowID, mirror));
-    try {
-      const outcome = (await escape(() => handle.getResult())) as ChildOutcome;
-      await relaying;
-      graftTree(outcome.tree, mirror);
-      return outcome.value;
-    } finally {
-      await relaying.catch(() => undefined);
-    }
+    // The stream ends when the child closes it (its last step) or ends: only then is its result
+    // asked for, at a short interval, instead of polling each child's status all along.
+    await escape(() => relayChild(dbos, handle.workflowID, mirror)).catch(() => undefined);
+    const outcome = (await escape(() => handle.getResult({ pollingIntervalMs: RESULT_POLL_MS }))) as ChildOutcome;
+    graftTree(outcome.tree, mirror);
+    return outcome.value;
   }
 
   async function launchChildren(queue: DbosQueueLike, name: string, inputs: readonly unknown[]): Promise<unknown[]> {

@@ -13,7 +13,8 @@ export type RelayItem = { readonly event: WorkflowEvent } | { readonly log: LogE
 /**
  * The child's side of the relay: buffers the events and logs of the child's tree and writes them
  * to its DBOS stream in batches, from inside DBOS steps (a step's writes take no workflow
- * function ids, so how many batches a run writes never affects its replay).
+ * function ids, so how many batches a run writes never affects its replay), and a last batch
+ * and the stream's end from the workflow itself once the run settled.
  */
 export class RelayWriter {
   private batch: RelayItem[] = [];
@@ -37,10 +38,15 @@ export class RelayWriter {
     await this.dbos.writeStream(RELAY_STREAM, items);
   }
 
-  /** The last batch, then the end of the stream, so the launcher's reader stops at once. */
+  /**
+   * The last batch (never empty: it holds at least the run's end), then the end of the stream, so
+   * the launcher's reader stops at once.
+   */
   async close(): Promise<void> {
     this.unsubscribe();
-    await this.flush();
+    const items = this.batch;
+    this.batch = [];
+    await this.dbos.writeStream(RELAY_STREAM, items);
     await this.dbos.closeStream(RELAY_STREAM);
   }
 }
