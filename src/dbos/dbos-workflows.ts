@@ -16,11 +16,11 @@ import { relayChild } from './relay-reader.js';
 import { RelayWriter } from './relay-writer.js';
 
 /** Builds a new root workflow from JSON input: how any process makes the same workflow. @public */
-export type WorkflowFactory = (input: never) => Workflow<unknown>;
+export type DbosWorkflowFactory = (input: never) => Workflow<unknown>;
 /** The input a factory takes. @public */
-export type FactoryInput<F> = F extends (input: infer I) => unknown ? I : never;
+export type DbosFactoryInput<F> = F extends (input: infer I) => unknown ? I : never;
 /** The result of the workflow a factory builds. @public */
-export type FactoryResult<F> = F extends (input: never) => Workflow<infer T> ? T : never;
+export type DbosFactoryResult<F> = F extends (input: never) => Workflow<infer T> ? T : never;
 
 export interface DbosRunOptions {
   /** The DBOS workflow id (default: a new one). Running an id again returns its recorded result. */
@@ -40,9 +40,9 @@ export interface DbosWorkflowsOptions {
 }
 
 /** The workflows every process of an application registers with DBOS before `DBOS.launch()`. */
-export interface DbosWorkflows<F extends Record<string, WorkflowFactory>> {
+export interface DbosWorkflows<F extends Record<string, DbosWorkflowFactory>> {
   /** Runs `name` as a DBOS workflow (a root) in this process and returns its result. */
-  run<K extends keyof F & string>(name: K, input: FactoryInput<F[K]>, options?: DbosRunOptions): Promise<FactoryResult<F[K]>>;
+  run<K extends keyof F & string>(name: K, input: DbosFactoryInput<F[K]>, options?: DbosRunOptions): Promise<DbosFactoryResult<F[K]>>;
 }
 
 const RESULT_POLL_MS = 50;
@@ -57,7 +57,7 @@ interface ChildOutcome {
  * before `DBOS.launch()`): a run becomes a DBOS workflow whose steps and agent calls are DBOS
  * steps, and `children()` spreads child workflows over the processes that listen to a queue.
  */
-export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: DbosLike, factories: F, options: DbosWorkflowsOptions = {}): DbosWorkflows<F> {
+export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbos: DbosLike, factories: F, options: DbosWorkflowsOptions = {}): DbosWorkflows<F> {
   setCallJournalLookup(dbosCallJournal);
   // Made here, outside any DBOS workflow: its scope is where children are enqueued and followed,
   // so those calls take no function ids of the run (their ids make them idempotent instead).
@@ -121,7 +121,7 @@ export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: D
       if (runOptions.onWorkflow !== undefined) starting.set(workflowID, runOptions.onWorkflow);
       try {
         const handle = await dbos.startWorkflow(registered, { workflowID })(name, input, false);
-        return (await handle.getResult()) as FactoryResult<F[typeof name]>;
+        return (await handle.getResult()) as DbosFactoryResult<F[typeof name]>;
       } finally {
         starting.delete(workflowID);
       }
@@ -129,7 +129,7 @@ export function dbosWorkflows<F extends Record<string, WorkflowFactory>>(dbos: D
   };
 }
 
-function build(factories: Record<string, WorkflowFactory>, name: string, input: unknown): Workflow<unknown> {
+function build(factories: Record<string, DbosWorkflowFactory>, name: string, input: unknown): Workflow<unknown> {
   const factory = Object.hasOwn(factories, name) ? factories[name] : undefined;
   if (typeof factory !== 'function') {
     throw new UsageError(`dbosWorkflows: no workflow "${name}" (known: ${Object.keys(factories).join(', ')}); every process must register the same ones.`);

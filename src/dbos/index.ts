@@ -4,6 +4,6 @@
 // peer), so this entry never loads the SDK.
 export { dbosWorkflows } from './dbos-workflows.js';
 export { dbosChildren } from './dbos-children.js';
-export type { DbosRunOptions, DbosWorkflows, DbosWorkflowsOptions, FactoryInput, FactoryResult, WorkflowFactory } from './dbos-workflows.js';
+export type { DbosRunOptions, DbosWorkflows, DbosWorkflowsOptions, DbosFactoryInput, DbosFactoryResult, DbosWorkflowFactory } from './dbos-workflows.js';
 export type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
 export { DbosReplayError } from './dbos-errors.js';

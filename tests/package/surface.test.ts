@@ -15,6 +15,7 @@ const ENTRIES = {
   'groundswell/testing': 'src/testing/index.ts',
   'groundswell/durable': 'src/durable/index.ts',
   'groundswell/postgres': 'src/postgres/index.ts',
+  'groundswell/dbos': 'src/dbos/index.ts',
 } as const;
 
 // Prompt wording and algorithms: internal, so they can change without a major version.
