@@ -15,7 +15,7 @@ export interface DbosLike {
   ): (...args: Args) => Promise<DbosHandleLike<R>>;
   writeStream<T>(key: string, value: T): Promise<void>;
   closeStream(key: string): Promise<void>;
-  readStream<T>(workflowID: string, key: string): AsyncGenerator<T, void, unknown>;
+  readStream<T>(workflowID: string, key: string, options?: { pollingIntervalMs?: number }): AsyncGenerator<T, void, unknown>;
 }
 
 /** A DBOS workflow handle, as `DBOS.startWorkflow` returns it. @public */

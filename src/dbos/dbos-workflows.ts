@@ -12,8 +12,8 @@ import type { SerializedNode } from '../types/serialized.js';
 import type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
 import { DbosJournal } from './dbos-journal.js';
 import { graftTree } from './graft-tree.js';
-import { relayChild } from './relay-reader.js';
-import { RelayWriter } from './relay-writer.js';
+import { RelayReader } from './relay-reader.js';
+import { RelayWriter, type RelayItem } from './relay-writer.js';
 
 /** Builds a new root workflow from JSON input: how any process makes the same workflow. @public */
 export type DbosWorkflowFactory = (input: never) => Workflow<unknown>;
@@ -50,6 +50,8 @@ const RESULT_POLL_MS = 50;
 interface ChildOutcome {
   readonly value: unknown;
   readonly tree: SerializedNode;
+  /** Events and logs not relayed while the child ran. */
+  readonly rest: readonly RelayItem[];
 }
 
 /**
@@ -71,16 +73,18 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
       const workflowID = dbos.workflowID as string;
       const relay = child ? new RelayWriter(dbos, workflow) : undefined;
       setRunJournal(workflow, new DbosJournal(dbos, workflowID, relay, launchChildren));
+      let rest: RelayItem[] | undefined;
       options.onWorkflow?.(workflow, { name, workflowID });
       starting.get(workflowID)?.(workflow);
+      let value: unknown;
       try {
-        const value = await workflow.run();
-        return child ? ({ value, tree: workflow.treeNode.toJSON() } satisfies ChildOutcome) : value;
+        value = await workflow.run();
       } finally {
         setRunJournal(workflow, undefined);
-        // In the workflow's own context: the last two operations of every attempt, so their ids never shift.
-        if (relay !== undefined) await relay.close();
+        // In the workflow's own context: the last operation of every attempt, so its id never shifts.
+        rest = await relay?.close();
       }
+      return relay === undefined ? value : ({ value, tree: workflow.treeNode.toJSON(), rest: rest ?? [] } satisfies ChildOutcome);
     },
     { name: options.name ?? 'groundswell' },
   );
@@ -88,8 +92,10 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
   async function follow(mirror: Workflow, handle: DbosHandleLike<unknown>): Promise<unknown> {
     // The stream ends when the child closes it (its last step) or ends: only then is its result
     // asked for, at a short interval, instead of polling each child's status all along.
-    await escape(() => relayChild(dbos, handle.workflowID, mirror)).catch(() => undefined);
+    const relay = new RelayReader(mirror);
+    await escape(() => relay.follow(dbos, handle.workflowID)).catch(() => undefined);
     const outcome = (await escape(() => handle.getResult({ pollingIntervalMs: RESULT_POLL_MS }))) as ChildOutcome;
+    relay.deliver(outcome.rest);
     graftTree(outcome.tree, mirror);
     return outcome.value;
   }
