@@ -49,8 +49,15 @@ const RESULT_POLL_MS = 50;
 
 interface ChildOutcome {
   readonly value: unknown;
+  /**
+   * The child's tree and the events and logs not relayed while it ran, as JSON text: DBOS
+   * serializes a string without walking it (the tree was most of a worker's serialization time).
+   */
+  readonly trail: string;
+}
+
+interface ChildTrail {
   readonly tree: SerializedNode;
-  /** Events and logs not relayed while the child ran. */
   readonly rest: readonly RelayItem[];
 }
 
@@ -84,7 +91,9 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
         // In the workflow's own context: the last operation of every attempt, so its id never shifts.
         rest = await relay?.close();
       }
-      return relay === undefined ? value : ({ value, tree: workflow.treeNode.toJSON(), rest: rest ?? [] } satisfies ChildOutcome);
+      if (relay === undefined) return value;
+      const trail: ChildTrail = { tree: workflow.treeNode.toJSON(), rest: rest ?? [] };
+      return { value, trail: JSON.stringify(trail) } satisfies ChildOutcome;
     },
     { name: options.name ?? 'groundswell' },
   );
@@ -95,8 +104,9 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     const relay = new RelayReader(mirror);
     await escape(() => relay.follow(dbos, handle.workflowID)).catch(() => undefined);
     const outcome = (await escape(() => handle.getResult({ pollingIntervalMs: RESULT_POLL_MS }))) as ChildOutcome;
-    relay.deliver(outcome.rest);
-    graftTree(outcome.tree, mirror);
+    const trail = JSON.parse(outcome.trail) as ChildTrail;
+    relay.deliver(trail.rest);
+    graftTree(trail.tree, mirror);
     return outcome.value;
   }
 

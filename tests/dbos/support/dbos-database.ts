@@ -12,12 +12,14 @@ function adminClient(): pg.Client {
 }
 
 /** A fresh PostgreSQL database for one test's DBOS system database, on the server the tests use. */
-export async function createDbosDatabase(label: string): Promise<DbosDatabase> {
+export async function createDbosDatabase(label: string, options: { synchronousCommit?: boolean } = {}): Promise<DbosDatabase> {
   const name = `gs_dbos_${label}_${process.pid}_${Date.now().toString(36)}`;
   const admin = adminClient();
   await admin.connect();
   try {
     await admin.query(`create database ${name}`);
+    // A commit that returns before its WAL reaches the disk: a server crash may lose the last few, a process crash none.
+    if (options.synchronousCommit === false) await admin.query(`alter database ${name} set synchronous_commit = off`);
   } finally {
     await admin.end();
   }
