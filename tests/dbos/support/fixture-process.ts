@@ -35,8 +35,8 @@ export interface FixtureProcess {
 }
 
 /** Starts a bundled fixture with its settings in GS_DBOS_FIXTURE. */
-export function startFixture(file: string, settings: Record<string, unknown>, nodeArgs: readonly string[] = []): FixtureProcess {
-  const child = spawn(process.execPath, [...nodeArgs, file], {
+export function startFixture(file: string, settings: Record<string, unknown>): FixtureProcess {
+  const child = spawn(process.execPath, [file], {
     env: { ...process.env, GS_DBOS_FIXTURE: JSON.stringify(settings) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
