@@ -6,40 +6,36 @@ import type { DbosLike } from './dbos-like.js';
 
 /** The DBOS stream of a child workflow that carries its events and logs to the launcher. */
 export const RELAY_STREAM = 'groundswell.relay';
-const FLUSH_EVERY_MS = 1_000;
 
 /** One relayed item: an event or a log entry of the child's tree. */
 export type RelayItem = { readonly event: WorkflowEvent } | { readonly log: LogEntry };
 
 /**
  * The child's side of the relay: buffers the events and logs of the child's tree and writes them
- * to its DBOS stream in batches at the end of a DBOS step once a second has passed since the last
- * (a step's writes take no workflow function ids, so how many batches a run writes never affects
- * its replay). What is left when the run settles travels with its result (`close()`), so a short
- * child costs one write: the stream's end, which stops the launcher's reader at once.
+ * to its DBOS stream in one batch at the end of each DBOS step, before DBOS records the step (a
+ * step's writes take no workflow function ids, so batching never affects replay). So the events
+ * of every recorded step reach the launcher even if the worker dies next. What is left when the
+ * run settles travels with its result (`close()`): the workflow itself only ends the stream.
  */
 export class RelayWriter {
   private batch: RelayItem[] = [];
   private readonly unsubscribe: Unsubscribe;
-  private flushedAt: number;
 
   constructor(
     private readonly dbos: DbosLike,
     workflow: Workflow,
   ) {
-    this.flushedAt = Date.now();
     this.unsubscribe = workflow.addObserver({
       onEvent: (event) => this.batch.push({ event }),
       onLog: (log) => this.batch.push({ log }),
     });
   }
 
-  /** Writes what was buffered when the last write is a second old; called inside a DBOS step. */
+  /** Writes what was buffered; called inside a DBOS step. */
   async flush(): Promise<void> {
-    if (this.batch.length === 0 || Date.now() - this.flushedAt < FLUSH_EVERY_MS) return;
+    if (this.batch.length === 0) return;
     const items = this.batch;
     this.batch = [];
-    this.flushedAt = Date.now();
     await this.dbos.writeStream(RELAY_STREAM, items);
   }
 
