@@ -47,6 +47,8 @@ const layers = {
   viewer: ['debugger', 'errors', 'types', 'util'],
   // The OpenTelemetry observer reads events and nodes only (types) and throws groundswell errors.
   otel: ['errors', 'types', 'util'],
+  // Runs on DBOS Transact: journals steps and calls (core/agent extension points), grafts children's trees.
+  dbos: ['agent', 'core', 'errors', 'types', 'util'],
 };
 
 const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';

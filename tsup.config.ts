@@ -34,6 +34,7 @@ export default defineConfig({
     viewer: 'src/viewer/index.ts',
     otel: 'src/otel/index.ts',
     redis: 'src/redis/index.ts',
+    dbos: 'src/dbos/index.ts',
     cli: 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],

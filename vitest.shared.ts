@@ -41,5 +41,6 @@ export const alias = {
   'groundswell/viewer': fileURLToPath(new URL('./src/viewer/index.ts', import.meta.url)),
   'groundswell/otel': fileURLToPath(new URL('./src/otel/index.ts', import.meta.url)),
   'groundswell/redis': fileURLToPath(new URL('./src/redis/index.ts', import.meta.url)),
+  'groundswell/dbos': fileURLToPath(new URL('./src/dbos/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };

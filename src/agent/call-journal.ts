@@ -10,14 +10,30 @@ export interface CallJournal {
   replayCall<T>(call: PromptCall<T>): PromptOutcome<T> | undefined;
   /** The call completed; the caller waits until it is stored. */
   callCompleted<T>(call: PromptCall<T>, outcome: PromptOutcome<T>): Promise<void>;
+  /**
+   * Optional, for an engine that checkpoints calls itself (DBOS): the call goes through the
+   * engine, which runs it or answers with what it recorded; the two methods above are then not asked.
+   */
+  wrapCall?<T>(call: PromptCall<T>, run: () => Promise<PromptOutcome<T>>): Promise<PromptOutcome<T>>;
 }
 
 type JournalLookup = (workflow: Workflow) => CallJournal | undefined;
-let lookup: JournalLookup = () => undefined;
+const lookups: JournalLookup[] = [];
 
-/** Extension point: the durable-run layer tells the agent layer where a run's journal is. */
+/**
+ * Extension point: a durable-run layer (durable runs, DBOS) tells the agent layer where a run's
+ * journal is. Several may register; the first that knows the workflow's run answers.
+ */
 export function setCallJournalLookup(next: JournalLookup): void {
-  lookup = next;
+  if (!lookups.includes(next)) lookups.push(next);
+}
+
+function lookup(workflow: Workflow): CallJournal | undefined {
+  for (const find of lookups) {
+    const journal = find(workflow);
+    if (journal !== undefined) return journal;
+  }
+  return undefined;
 }
 
 /** Inside the tree interceptor: a replayed call still shows as a node, marked `replayed`. */
@@ -25,6 +41,7 @@ export const journalInterceptor: PromptInterceptor = async (call, next) => {
   const workflow = call.tree.workflow;
   const journal = workflow === undefined ? undefined : lookup(workflow);
   if (journal === undefined) return next(call);
+  if (journal.wrapCall !== undefined) return journal.wrapCall(call, () => next(call));
   const replayed = journal.replayCall(call);
   if (replayed !== undefined) return replayed;
   const outcome = await next(call);

@@ -36,6 +36,12 @@ export interface RunJournal {
   replayStep(workflow: WorkflowRuntime, node: TreeNode, identity: StepIdentity): StepReplay | undefined;
   /** The step settled; the step's caller waits until it is stored. */
   stepSettled(workflow: WorkflowRuntime, node: TreeNode, outcome: StepReplay): Promise<void>;
+  /**
+   * Optional, for an engine that checkpoints steps itself (DBOS): the step's body goes through
+   * the engine, which calls `body` or settles with the outcome it recorded; `replayStep` and
+   * `stepSettled` are then not asked. Called when the step starts, in the order the code starts steps.
+   */
+  wrapStep?<R>(workflow: WorkflowRuntime, node: TreeNode, identity: StepIdentity, body: () => Promise<R>): Promise<R>;
   /** `ctx.waitFor`: the signal's value, or the run suspends. */
   waitFor<T>(workflow: WorkflowRuntime, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T>;
 }

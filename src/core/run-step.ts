@@ -70,8 +70,43 @@ export function runStep<R>(
   const scope: Scope = { workflow, node };
   if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
   const journal = journalOf(workflow);
+  if (journal?.wrapStep !== undefined) return wrappedStep(journal, scope, options, body, identity ?? { source: body });
   if (journal !== undefined) return journaledStep(journal, scope, options, body, identity ?? { source: body });
   return attempt(scope, options, body, 1);
+}
+
+/**
+ * A step of a run whose engine records steps itself: the engine runs the body (with its retries
+ * and events as usual) or settles with what it recorded, which ends the step as replayed.
+ */
+async function wrappedStep<R>(
+  journal: RunJournal,
+  scope: Scope,
+  options: StepOptions,
+  body: () => R | Promise<R>,
+  identity: StepIdentity,
+): Promise<Awaited<R>> {
+  const { workflow } = scope;
+  const node = scope.node as TreeNode;
+  let ran = false;
+  try {
+    const value = await (journal.wrapStep as NonNullable<RunJournal['wrapStep']>)(workflow, node, identity, () => {
+      ran = true;
+      return attempt(scope, options, body, 1);
+    });
+    if (!ran) {
+      workflow.emit(node, { type: 'stepReplayed', name: node.name, status: 'completed' });
+      endStep(workflow, node, options, 'completed', 0);
+    }
+    return value;
+  } catch (failure) {
+    // A body that ran has ended its step already; a recorded failure (or the engine's) ends it here.
+    if (ran) throw failure;
+    workflow.emit(node, { type: 'stepReplayed', name: node.name, status: 'failed' });
+    const error = recordFailure(workflow, node, failure, `Step "${node.name}" of workflow "${workflow.name}"`);
+    endStep(workflow, node, options, 'failed', 0);
+    throw error;
+  }
 }
 
 /**

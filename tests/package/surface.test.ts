@@ -18,6 +18,7 @@ const ENTRIES = {
   'groundswell/viewer': 'src/viewer/index.ts',
   'groundswell/otel': 'src/otel/index.ts',
   'groundswell/redis': 'src/redis/index.ts',
+  'groundswell/dbos': 'src/dbos/index.ts',
 } as const;
 
 // Prompt wording and algorithms: internal, so they can change without a major version.

@@ -1,0 +1,171 @@
+/**
+ * Example 15: child workflows on worker processes, with DBOS Transact on PostgreSQL.
+ *
+ * - one registry, `dbosWorkflows(DBOS, { Research, Topic })`, is the same code in every process:
+ *   each registers it before `DBOS.launch()`
+ * - two worker processes listen to the `topics` queue (at most 2 children each at a time); the
+ *   launcher (listening to no queue) runs `Research`, whose step "research topics" queues one
+ *   `Topic` child per topic with `dbosChildren(queue, 'Topic', inputs)`
+ * - each child's step and agent call is a DBOS step (checkpointed: a worker killed mid-run would
+ *   have its workflows recovered by DBOS without repeating them); its events reach the launcher's
+ *   observers as it runs, and its tree is grafted under the step that queued it
+ * - the launcher prints the result, which worker ran each topic, and the one tree
+ *
+ * Needs PostgreSQL (GROUNDSWELL_PG_URL, else the local socket /var/run/postgresql, database
+ * groundswell_test): the example creates and drops a database of its own. Without a server it
+ * prints why and skips. Offline otherwise: each process has its own scripted model.
+ * Run: npx tsx examples/15-workers-dbos.ts
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { userInfo } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import pg from 'pg';
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, WorkflowTreeDebugger, type Workflow } from 'groundswell';
+import { dbosChildren, dbosWorkflows } from 'groundswell/dbos';
+import { json, ScriptedModel, userText } from 'groundswell/testing';
+
+const role = process.env.GS_EXAMPLE_ROLE;
+const executorID = process.env.GS_EXAMPLE_EXECUTOR ?? 'launcher';
+const TOPICS = ['queues', 'leases', 'backpressure', 'idempotency', 'retries', 'sharding'];
+
+// ---- the application: the same in the launcher and in every worker -------------------------------
+
+const Note = z.object({ summary: z.string() });
+const model = new ScriptedModel((request) => json({ summary: `notes on ${userText(request).replace('Research: ', '')}` }, { delayMs: 50 }));
+const researcher = createAgent({ name: 'researcher', client: model.client() });
+const queue = { name: 'topics' };
+
+const flows = dbosWorkflows(DBOS, {
+  Research: (input: { topics: string[] }) =>
+    createWorkflow({ name: 'Research' }, async (ctx) => {
+      const notes = await ctx.step('research topics', () =>
+        dbosChildren<{ topic: string; summary: string; worker: string }>(queue, 'Topic', input.topics.map((topic) => ({ topic }))),
+      );
+      return ctx.step('combine', () => notes.map((note) => `${note.topic} (${note.worker}): ${note.summary}`));
+    }),
+  Topic: (input: { topic: string }) =>
+    createWorkflow({ name: 'Topic' }, (ctx) =>
+      ctx.step(`read about ${input.topic}`, async () => {
+        const note = await researcher.prompt(createPrompt({ user: `Research: ${input.topic}`, responseFormat: Note }));
+        return { topic: input.topic, summary: note.summary, worker: executorID };
+      }),
+    ),
+});
+
+async function launchDbos(): Promise<void> {
+  DBOS.setConfig({
+    name: 'groundswell-example-15',
+    systemDatabaseUrl: process.env.GS_EXAMPLE_DB as string,
+    // Each process its own executor id: a restarted worker with the same id recovers its workflows.
+    executorID,
+    logLevel: 'warn',
+    // The launcher takes no children itself; workers listen to every queue.
+    ...(role === 'launcher' ? { listenQueues: [] } : {}),
+  });
+  await DBOS.launch();
+  await DBOS.registerQueue(queue.name, { workerConcurrency: 2, minPollingIntervalMs: 100 });
+}
+
+async function worker(): Promise<void> {
+  await launchDbos();
+  console.log('ready');
+  // Until the example stops it (a real worker runs until its supervisor stops it).
+  process.on('SIGTERM', () => void DBOS.shutdown().then(() => process.exit(0)));
+}
+
+async function launcher(): Promise<void> {
+  await launchDbos();
+  let root: Workflow<unknown> | undefined;
+  const childSteps: string[] = [];
+  const lines = await flows.run(
+    'Research',
+    { topics: TOPICS },
+    {
+      onWorkflow: (workflow) => {
+        root = workflow;
+        // Events of children on other processes arrive here as they happen.
+        workflow.addObserver({ onEvent: (event) => event.type === 'stepStart' && event.name.startsWith('read about') && childSteps.push(event.name) });
+      },
+    },
+  );
+  console.log(lines.join('\n'));
+  console.log(`\nthe root's observer saw ${childSteps.length} child steps start on the workers`);
+  console.log(new WorkflowTreeDebugger(root as Workflow<unknown>).toTreeString());
+  await DBOS.shutdown();
+}
+
+// ---- the example itself: a database, two workers and a launcher, as child processes -----------------
+
+function pgConfig(): pg.ClientConfig {
+  const url = process.env.GROUNDSWELL_PG_URL;
+  return url ? { connectionString: url } : { host: '/var/run/postgresql', database: 'groundswell_test', user: process.env.PGUSER ?? userInfo().username };
+}
+
+function systemDatabaseUrl(name: string): string {
+  const url = process.env.GROUNDSWELL_PG_URL;
+  if (url) {
+    const parsed = new URL(url);
+    parsed.pathname = `/${name}`;
+    return parsed.toString();
+  }
+  return `postgresql://${encodeURIComponent(process.env.PGUSER ?? userInfo().username)}@localhost/${name}?host=%2Fvar%2Frun%2Fpostgresql`;
+}
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ ...pgConfig(), connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function start(processRole: string, executor: string, db: string): ChildProcess {
+  const file = fileURLToPath(import.meta.url);
+  return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), file], {
+    env: { ...process.env, GS_EXAMPLE_ROLE: processRole, GS_EXAMPLE_EXECUTOR: executor, GS_EXAMPLE_DB: db },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+function readyOrExit(child: ChildProcess, echo: boolean): Promise<number | null> {
+  return new Promise((resolve) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (echo) process.stdout.write(chunk);
+      else if (chunk.toString().includes('ready')) resolve(0);
+    });
+    child.on('exit', (code) => resolve(code));
+  });
+}
+
+async function main(): Promise<void> {
+  const database = `gs_example15_${process.pid}`;
+  try {
+    await admin(`create database ${database}`);
+  } catch (error) {
+    console.log(`Skipped: PostgreSQL is not reachable (${error instanceof Error ? error.message : String(error)}); set GROUNDSWELL_PG_URL or start a local server.`);
+    return;
+  }
+  const url = systemDatabaseUrl(database);
+  const workers: ChildProcess[] = [];
+  try {
+    // One worker first: its launch creates DBOS's tables; then the second and the launcher.
+    for (const id of ['worker-1', 'worker-2']) {
+      const child = start('worker', id, url);
+      workers.push(child);
+      if ((await readyOrExit(child, false)) !== 0) throw new Error(`${id} did not start`);
+    }
+    const code = await readyOrExit(start('launcher', 'launcher', url), true);
+    if (code !== 0) throw new Error(`the launcher exited with code ${String(code)}`);
+  } finally {
+    await Promise.all(workers.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))));
+    await admin(`drop database if exists ${database} with (force)`);
+  }
+}
+
+if (role === 'worker') await worker();
+else if (role === 'launcher') await launcher();
+else await main();

@@ -1,0 +1,47 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DbosHandleLike, DbosLike } from 'groundswell/dbos';
+
+export interface FakeDbos extends DbosLike {
+  /** The names of the DBOS steps run, in start order. */
+  readonly steps: string[];
+  /** Outputs to answer steps with instead of running them (as DBOS does on recovery), by step name. */
+  readonly recorded: Map<string, unknown>;
+}
+
+/** An in-process stand-in for DBOS's workflow and step contexts: enough to drive groundswell/dbos without PostgreSQL. */
+export function fakeDbos(): FakeDbos {
+  const context = new AsyncLocalStorage<{ id: string; inStep: boolean }>();
+  const steps: string[] = [];
+  const recorded = new Map<string, unknown>();
+  return {
+    steps,
+    recorded,
+    get workflowID() {
+      return context.getStore()?.id;
+    },
+    isInWorkflow: () => context.getStore()?.inStep === false,
+    registerWorkflow: (func) => func,
+    runStep<R>(func: () => Promise<R>, config?: { name?: string }): Promise<R> {
+      const store = context.getStore();
+      if (store === undefined || store.inStep) return func();
+      const name = config?.name ?? func.name;
+      steps.push(name);
+      if (recorded.has(name)) return Promise.resolve(recorded.get(name) as R);
+      return context.run({ ...store, inStep: true }, func);
+    },
+    startWorkflow<Args extends unknown[], R>(target: (...args: Args) => Promise<R>, params?: { workflowID?: string }) {
+      return async (...args: Args): Promise<DbosHandleLike<R>> => {
+        const workflowID = params?.workflowID ?? 'fake-workflow';
+        const result = context.run({ id: workflowID, inStep: false }, () => target(...args));
+        result.catch(() => undefined);
+        return { workflowID, getResult: () => result };
+      };
+    },
+    writeStream: async () => undefined,
+    closeStream: async () => undefined,
+    // eslint-disable-next-line require-yield
+    async *readStream<T>(): AsyncGenerator<T, void, unknown> {
+      return;
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { probePostgres } from '../support/postgres-service.js';
+import { createDbosDatabase } from './support/dbos-database.js';
+import { bundleFixture, startFixture, type FixtureProcess } from './support/fixture-process.js';
+import { startModelServer } from './support/model-server.js';
+
+const postgres = await probePostgres();
+const FIXTURE = join(import.meta.dirname, 'fixtures', 'dbos-app.ts');
+const CHILDREN = 200;
+const WORKER_CONCURRENCY = 10;
+
+let bundle: { file: string; remove: () => void };
+beforeAll(async () => {
+  if (postgres.ok) bundle = await bundleFixture(FIXTURE, 'dbos-app');
+});
+afterAll(() => bundle?.remove());
+
+function effects(work: string): string[] {
+  try {
+    return readFileSync(join(work, 'effects.log'), 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+interface LauncherReport {
+  results: number[];
+  by: string[];
+  childSteps: number;
+  callEnds: number;
+  stepName: string;
+  treeChildren: number;
+  grafted: number;
+  agentNodes: number;
+  ms: number;
+}
+
+describe.skipIf(!postgres.ok)('groundswell/dbos on PostgreSQL', () => {
+  it('a launcher and two workers: 200 children, one worker killed with SIGKILL mid-run and recovered by DBOS', async () => {
+    const began = Date.now();
+    const db = await createDbosDatabase('workers');
+    const work = mkdtempSync(join(tmpdir(), 'gs-dbos-'));
+    const processes: FixtureProcess[] = [];
+    let killedAt: { inFlight: number } | undefined;
+    let worker2: FixtureProcess | undefined;
+    const server = await startModelServer(100, (worker, count) => {
+      // Mid-run: worker-2 has made 25 calls, and others are still waiting for answers.
+      if (worker === 'worker-2' && count === 25 && killedAt === undefined) {
+        killedAt = { inFlight: server.requests.inFlight.get('worker-2') ?? 0 };
+        worker2?.child.kill('SIGKILL');
+      }
+    });
+    const settings = (role: string, executorId: string) => ({
+      role,
+      executorId,
+      url: db.url,
+      modelUrl: server.url,
+      work,
+      children: CHILDREN,
+      workerConcurrency: WORKER_CONCURRENCY,
+    });
+    const start = (role: string, executorId: string): FixtureProcess => {
+      const started = startFixture(bundle.file, settings(role, executorId));
+      processes.push(started);
+      return started;
+    };
+    try {
+      // One at a time until DBOS has migrated its database; then the launcher.
+      await start('worker', 'worker-1').report;
+      worker2 = start('worker', 'worker-2');
+      await worker2.report;
+      const launcher = start('launcher', 'launcher');
+      const killed = await worker2.exited;
+      expect(killed.signal).toBe('SIGKILL');
+      // Without DBOS Conductor, a process with the dead one's executor id recovers its workflows at launch.
+      await start('worker', 'worker-2').report;
+      const report = (await launcher.report) as LauncherReport;
+
+      // Every child completed, once: each index once in the result, each child workflow SUCCESS once.
+      expect([...report.results].sort((a, b) => a - b)).toEqual([...Array(CHILDREN).keys()]);
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ status: string; count: string }>(
+          `select status, count(*) from dbos.workflow_status where workflow_uuid like 'root-run/%' group by status`,
+        );
+        expect(rows.map((row) => [row.status, Number(row.count)])).toEqual([['SUCCESS', CHILDREN]]);
+      } finally {
+        await client.end();
+      }
+      expect(new Set(report.by)).toEqual(new Set(['worker-1', 'worker-2']));
+      // A child's work ran again only where the killed worker had it in flight.
+      const done = effects(work);
+      for (let i = 0; i < CHILDREN; i += 1) expect(done.filter((line) => line === `child ${i}`).length).toBeGreaterThanOrEqual(1);
+      expect(done.length).toBeLessThanOrEqual(CHILDREN + WORKER_CONCURRENCY);
+      // Model requests: one per child, plus at most the calls in flight on the killed worker.
+      expect(killedAt).toBeDefined();
+      expect(server.requests.total).toBeGreaterThanOrEqual(CHILDREN);
+      expect(server.requests.total).toBeLessThanOrEqual(CHILDREN + WORKER_CONCURRENCY);
+      console.log(
+        `dbos workers: ${server.requests.total} model requests for ${CHILDREN} children ` +
+          `(${killedAt?.inFlight} unanswered on worker-2 when killed); ${done.length} child completions; root ran ${report.ms} ms; test ${Date.now() - began} ms`,
+      );
+      // The launcher's root observers saw every child's events, and its tree holds every child under the step.
+      expect(report.childSteps).toBe(CHILDREN);
+      expect(report.callEnds).toBeGreaterThanOrEqual(CHILDREN);
+      expect(report.stepName).toBe('fan out');
+      expect(report.treeChildren).toBe(CHILDREN);
+      expect(report.grafted).toBe(CHILDREN);
+      // A child the killed worker had finished the step of replays it on recovery: no agent node then.
+      expect(report.agentNodes).toBeGreaterThanOrEqual(CHILDREN - WORKER_CONCURRENCY);
+    } finally {
+      for (const started of processes) started.child.kill('SIGKILL');
+      await Promise.all(processes.map((started) => started.exited));
+      await server.close();
+      await db.drop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('a run recovered by DBOS does not repeat a completed step or agent call', async () => {
+    const db = await createDbosDatabase('recover');
+    const work = mkdtempSync(join(tmpdir(), 'gs-dbos-'));
+    const server = await startModelServer(10);
+    try {
+      const run = startFixture(bundle.file, { role: 'recover', executorId: 'solo', url: db.url, modelUrl: server.url, work, children: 0, workerConcurrency: 1 });
+      const report = (await run.report) as { result: number; recoveredEvents: string[] };
+      expect((await run.exited).code).toBe(0);
+      expect(report.result).toBe(1 + 7 + 100);
+      // Step a and the agent call ran once; step b, in flight when DBOS stopped, ran again.
+      expect(effects(work)).toEqual(['a', 'b', 'b']);
+      expect(server.requests.total).toBe(1);
+      expect(report.recoveredEvents).toEqual(['start a', 'replayed a', 'call replayed=true', 'start b']);
+    } finally {
+      await server.close();
+      await db.drop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
