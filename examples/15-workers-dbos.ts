@@ -10,9 +10,12 @@
  *   have its workflows recovered by DBOS without repeating them); its events reach the launcher's
  *   observers as it runs, and its tree is grafted under the step that queued it
  * - the launcher prints the result, which worker ran each topic, and the one tree
+ * - with Redis (GROUNDSWELL_REDIS_URL, else 127.0.0.1:6379) every process shares one prompt cache
+ *   (`RedisCacheStore`): the launcher runs `Research` a second time and the workers answer every
+ *   topic from the cache the first run filled, with no model request; without Redis it skips that part
  *
  * Needs PostgreSQL (GROUNDSWELL_PG_URL, else the local socket /var/run/postgresql, database
- * groundswell_test): the example creates and drops a database of its own. Without a server it
+ * groundswell_test): the example creates and drops a database of its own, and a Redis key prefix. Without a server it
  * prints why and skips. Offline otherwise: each process has its own scripted model.
  * Run: npx tsx examples/15-workers-dbos.ts
  */
@@ -24,6 +27,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, WorkflowTreeDebugger, type Workflow } from 'groundswell';
 import { dbosChildren, dbosWorkflows } from 'groundswell/dbos';
+import { RedisCacheStore } from 'groundswell/redis';
 import { json, ScriptedModel, userText } from 'groundswell/testing';
 
 const role = process.env.GS_EXAMPLE_ROLE;
@@ -34,7 +38,10 @@ const TOPICS = ['queues', 'leases', 'backpressure', 'idempotency', 'retries', 's
 
 const Note = z.object({ summary: z.string() });
 const model = new ScriptedModel((request) => json({ summary: `notes on ${userText(request).replace('Research: ', '')}` }, { delayMs: 50 }));
-const researcher = createAgent({ name: 'researcher', client: model.client() });
+// The shared cache, when the example found Redis (GS_EXAMPLE_REDIS); one key prefix per example run.
+const redisUrl = process.env.GS_EXAMPLE_REDIS;
+const cache = redisUrl ? new RedisCacheStore({ url: redisUrl, prefix: `gs-example15:${process.env.GS_EXAMPLE_DB ?? ''}:` }) : undefined;
+const researcher = createAgent({ name: 'researcher', client: model.client(), ...(cache ? { enableCache: true, cache } : {}) });
 const queue = { name: 'topics' };
 
 const flows = dbosWorkflows(DBOS, {
@@ -72,7 +79,7 @@ async function worker(): Promise<void> {
   await launchDbos();
   console.log('ready');
   // Until the example stops it (a real worker runs until its supervisor stops it).
-  process.on('SIGTERM', () => void DBOS.shutdown().then(() => process.exit(0)));
+  process.on('SIGTERM', () => void Promise.all([DBOS.shutdown(), cache?.close()]).then(() => process.exit(0)));
 }
 
 async function launcher(): Promise<void> {
@@ -93,6 +100,22 @@ async function launcher(): Promise<void> {
   console.log(lines.join('\n'));
   console.log(`\nthe root's observer saw ${childSteps.length} child steps start on the workers`);
   console.log(new WorkflowTreeDebugger(root as Workflow<unknown>).toTreeString());
+  if (redisUrl !== undefined) {
+    // A second run: the workers find every answer in the Redis cache the first run filled.
+    let hits = 0;
+    let asked = 0;
+    await flows.run('Research', { topics: TOPICS }, {
+      onWorkflow: (workflow) => void workflow.addObserver({
+        onEvent: (event) => {
+          if (event.type === 'cacheHit') hits += 1;
+          if (event.type === 'modelRequest') asked += 1;
+        },
+      }),
+    });
+    console.log(`second run, shared cache on Redis: ${hits} of ${TOPICS.length} topics from the cache, ${asked} model requests`);
+  } else {
+    console.log('Redis is not reachable: skipped the shared-cache run (set GROUNDSWELL_REDIS_URL or start redis-server).');
+  }
   await DBOS.shutdown();
 }
 
@@ -123,10 +146,10 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-function start(processRole: string, executor: string, db: string): ChildProcess {
+function start(processRole: string, executor: string, db: string, redis: string | undefined): ChildProcess {
   const file = fileURLToPath(import.meta.url);
   return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), file], {
-    env: { ...process.env, GS_EXAMPLE_ROLE: processRole, GS_EXAMPLE_EXECUTOR: executor, GS_EXAMPLE_DB: db },
+    env: { ...process.env, GS_EXAMPLE_ROLE: processRole, GS_EXAMPLE_EXECUTOR: executor, GS_EXAMPLE_DB: db, ...(redis ? { GS_EXAMPLE_REDIS: redis } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }
@@ -141,6 +164,20 @@ function readyOrExit(child: ChildProcess, echo: boolean): Promise<number | null>
   });
 }
 
+/** The Redis URL to share the cache on, when a server answers there. */
+async function reachableRedis(): Promise<string | undefined> {
+  const url = process.env.GROUNDSWELL_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const probe = new RedisCacheStore({ url, prefix: 'gs-example15:probe:' });
+  try {
+    await probe.bustPrefix('');
+    return url;
+  } catch {
+    return undefined;
+  } finally {
+    await probe.close();
+  }
+}
+
 async function main(): Promise<void> {
   const database = `gs_example15_${process.pid}`;
   try {
@@ -150,15 +187,16 @@ async function main(): Promise<void> {
     return;
   }
   const url = systemDatabaseUrl(database);
+  const redis = await reachableRedis();
   const workers: ChildProcess[] = [];
   try {
     // One worker first: its launch creates DBOS's tables; then the second and the launcher.
     for (const id of ['worker-1', 'worker-2']) {
-      const child = start('worker', id, url);
+      const child = start('worker', id, url, redis);
       workers.push(child);
       if ((await readyOrExit(child, false)) !== 0) throw new Error(`${id} did not start`);
     }
-    const code = await readyOrExit(start('launcher', 'launcher', url), true);
+    const code = await readyOrExit(start('launcher', 'launcher', url, redis), true);
     if (code !== 0) throw new Error(`the launcher exited with code ${String(code)}`);
   } finally {
     await Promise.all(workers.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))));

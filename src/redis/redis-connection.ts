@@ -68,9 +68,10 @@ export class RedisConnection {
       this.waited = true;
       return client;
     }
-    if (client.status === 'wait') {
-      // A lazy client: connect it once, however many commands arrive meanwhile. If that fails,
-      // ioredis goes on reconnecting in the background, and commands fail at once until it is back.
+    if (client.status === 'wait' || this.connecting !== undefined) {
+      // A lazy client: connect it once, however many commands arrive meanwhile (each waits for that
+      // first connect). If it fails, ioredis goes on reconnecting in the background, and commands
+      // fail at once until it is back.
       this.waited = true;
       this.connecting ??= client.connect().finally(() => (this.connecting = undefined));
       // ioredis rejects with "Connection is closed."; the 'error' event it emitted says why.

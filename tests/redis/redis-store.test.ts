@@ -124,4 +124,15 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
     await store.close();
     await expect(store.get('gs:own')).rejects.toThrow(/closed/);
   });
+
+  it('commands that arrive while its connection is still opening wait for it instead of failing', async () => {
+    // Agent calls that start together (a fan-out) all reach a fresh store before it has connected.
+    const store = stores.store({ url: process.env.GROUNDSWELL_REDIS_URL ?? 'redis://127.0.0.1:6379' });
+    try {
+      const reads = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => store.get(`gs:first-${i}`)));
+      expect(reads.filter((read) => read.status === 'rejected')).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
 });
