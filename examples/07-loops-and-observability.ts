@@ -7,13 +7,18 @@
  * - a root observer printing agentPromptStart/End, toolInvocation and cacheHit/cacheMiss live
  * - `progressDisplay()` as plain lines: a summary of steps, agent calls, tokens and cost at the end
  * - the tree, getStats() (usage totals for the whole run) and the log string
+ * - `otelObserver()` (groundswell/otel): the same run as OpenTelemetry spans (GenAI conventions),
+ *   kept by an in-memory exporter and printed as the trace a tracing backend would show
  *
  * Offline by default (a scripted model); with ANTHROPIC_API_KEY set it calls the real API.
  * Run: npx tsx examples/07-loops-and-observability.ts
  */
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, progressDisplay, WorkflowTreeDebugger, type WorkflowEvent } from 'groundswell';
+import { otelObserver } from 'groundswell/otel';
 import { json, requestData, route, toolResults, toolUse } from 'groundswell/testing';
+import { spanTree } from './support/span-tree.js';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { assertScriptsComplete, exampleClient, tokens } from './support/model.js';
 
 const TICKETS = [
@@ -131,6 +136,10 @@ triage.addObserver({
 // place would overwrite): finished workflows, failures, and a summary with tokens and cost at the end.
 triage.addObserver(progressDisplay({ stream: process.stdout, isTTY: false }));
 
+// OpenTelemetry: spans kept in memory here; an OTLP exporter would send them to a collector.
+const spans = new InMemorySpanExporter();
+triage.addObserver(await otelObserver({ tracerProvider: new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }) }));
+
 console.log('== events as they arrive ==');
 const summary = await triage.run();
 console.log(`\nheadline: ${summary.headline}`);
@@ -145,4 +154,6 @@ console.log(`nodes by kind: ${JSON.stringify(stats.byKind)}`);
 console.log(`usage: ${JSON.stringify(stats.usage)}`);
 console.log('\n== logs ==');
 console.log(debug.toLogString());
+console.log('\n== OpenTelemetry spans (in-memory exporter) ==');
+console.log(spanTree(spans.getFinishedSpans()));
 assertScriptsComplete();
