@@ -11,7 +11,7 @@ import type { WorkflowStatus } from '../types/status.js';
 import { TreeNode } from './tree-node.js';
 import { checkedBackoff } from './config/step-options.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
-import { journalOf, type RunJournal, type StepIdentity } from './run-journal.js';
+import { journalOf, type RunJournal, type StepIdentity, type StepReplay } from './run-journal.js';
 
 export interface RetryOptions {
   /** Total attempts including the first (>= 1). */
@@ -94,19 +94,26 @@ async function wrappedStep<R>(
       ran = true;
       return attempt(scope, options, body, 1);
     });
-    if (!ran) {
-      workflow.emit(node, { type: 'stepReplayed', name: node.name, status: 'completed' });
-      endStep(workflow, node, options, 'completed', 0);
-    }
-    return value;
+    return ran ? value : (endReplayed(scope, options, { status: 'completed', value }) as Awaited<R>);
   } catch (failure) {
     // A body that ran has ended its step already; a recorded failure (or the engine's) ends it here.
     if (ran) throw failure;
-    workflow.emit(node, { type: 'stepReplayed', name: node.name, status: 'failed' });
-    const error = recordFailure(workflow, node, failure, `Step "${node.name}" of workflow "${workflow.name}"`);
-    endStep(workflow, node, options, 'failed', 0);
-    throw error;
+    return endReplayed(scope, options, { status: 'failed', error: failure as Error }) as Awaited<R>;
   }
+}
+
+/** Ends a step with the outcome its journal recorded (its body did not run): the value, or the recorded error thrown. */
+function endReplayed(scope: Scope, options: StepOptions, outcome: StepReplay): unknown {
+  const { workflow } = scope;
+  const node = scope.node as TreeNode;
+  workflow.emit(node, { type: 'stepReplayed', name: node.name, status: outcome.status });
+  if (outcome.status === 'completed') {
+    endStep(workflow, node, options, 'completed', 0);
+    return outcome.value;
+  }
+  const error = recordFailure(workflow, node, outcome.error, `Step "${node.name}" of workflow "${workflow.name}"`);
+  endStep(workflow, node, options, 'failed', 0);
+  throw error;
 }
 
 /**
@@ -128,16 +135,7 @@ async function journaledStep<R>(
   } catch (mismatch) {
     return stepFailed(scope, { ...options, retry: undefined }, body, Number.MAX_SAFE_INTEGER, mismatch);
   }
-  if (replay !== undefined) {
-    workflow.emit(node, { type: 'stepReplayed', name: node.name, status: replay.status });
-    if (replay.status === 'completed') {
-      endStep(workflow, node, options, 'completed', 0);
-      return replay.value as Awaited<R>;
-    }
-    const error = recordFailure(workflow, node, replay.error, `Step "${node.name}" of workflow "${workflow.name}"`);
-    endStep(workflow, node, options, 'failed', 0);
-    throw error;
-  }
+  if (replay !== undefined) return endReplayed(scope, options, replay) as Awaited<R>;
   let value: Awaited<R>;
   try {
     value = await attempt(scope, options, body, 1);

@@ -1,4 +1,5 @@
 import { OtelSetupError } from './otel-error.js';
+import { isMissingModule } from '../util/missing-module.js';
 
 /** The parts of `@opentelemetry/api` the observer uses. */
 export type OtelApi = Pick<typeof import('@opentelemetry/api'), 'context' | 'trace' | 'SpanKind' | 'SpanStatusCode'>;
@@ -12,8 +13,7 @@ export async function loadOtelApi(): Promise<OtelApi> {
   try {
     loaded = await import('@opentelemetry/api');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    if (isMissingModule(error)) {
       throw new OtelSetupError('groundswell/otel needs the `@opentelemetry/api` package, which is not installed: run `npm install @opentelemetry/api`.', {
         cause: error,
       });

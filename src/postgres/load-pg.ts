@@ -1,5 +1,6 @@
 import { RunStoreError } from '../durable/run-store-errors.js';
 import type { PgPoolLike } from './pg-like.js';
+import { isMissingModule } from '../util/missing-module.js';
 
 interface PgModule {
   Pool: new (config?: Record<string, unknown>) => PgPoolLike;
@@ -14,8 +15,7 @@ export async function loadPg(): Promise<PgModule> {
   try {
     loaded = await import('pg');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    if (isMissingModule(error)) {
       throw new RunStoreError('PostgresRunStore needs the `pg` package, which is not installed: run `npm install pg`.', { cause: error });
     }
     throw error;

@@ -1,5 +1,6 @@
 import { CacheStoreError } from '../cache/cache-store-error.js';
 import type { RedisClientLike } from './redis-client-like.js';
+import { isMissingModule } from '../util/missing-module.js';
 
 interface IoredisModule {
   Redis: new (url: string, options: Record<string, unknown>) => RedisClientLike & {
@@ -16,8 +17,7 @@ export async function loadIoredis(): Promise<IoredisModule> {
   try {
     loaded = await import('ioredis');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+    if (isMissingModule(error)) {
       throw new CacheStoreError('RedisCacheStore with a `url` needs the `ioredis` package, which is not installed: run `npm install ioredis`.', {
         cause: error,
       });
