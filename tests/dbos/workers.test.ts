@@ -5,7 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probePostgres } from '../support/postgres-service.js';
 import { createDbosDatabase } from './support/dbos-database.js';
-import { bundleFixture, startFixture, type FixtureProcess } from './support/fixture-process.js';
+import { bundleFixture } from '../support/bundle-fixture.js';
+import { startFixture, type FixtureProcess } from './support/fixture-process.js';
 import { startModelServer } from './support/model-server.js';
 
 const postgres = await probePostgres();

@@ -1,19 +1,17 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleFixture } from '../support/bundle-fixture.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeRedis, REDIS_URL } from '../support/redis-service.js';
 import { keysUnder, redisStores, uniquePrefix } from './redis-helpers.js';
 
 const redis = await probeRedis();
 
-const ROOT = join(import.meta.dirname, '..', '..');
-// Bundled once (under the repository, so its packages resolve): each child starts in about a second.
-const BUNDLE = join(ROOT, '.tmp', `redis-cache-run-${process.pid}.mjs`);
+// Bundled once (tests/support/bundle-fixture.ts): each child starts in about a second.
+let bundle = '';
 
 function runChild(prefix: string): { code: number | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, [BUNDLE, REDIS_URL, prefix], { encoding: 'utf8', timeout: 60_000 });
+  const child = spawnSync(process.execPath, [bundle, REDIS_URL, prefix], { encoding: 'utf8', timeout: 60_000 });
   return { code: child.status, stdout: child.stdout, stderr: child.stderr };
 }
 
@@ -26,22 +24,9 @@ describe.skipIf(!redis.ok)('RedisCacheStore across processes', () => {
   const prefixes: string[] = [];
 
   beforeAll(async () => {
-    await build({
-      entryPoints: [join(import.meta.dirname, 'fixtures', 'cache-run.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: BUNDLE,
-      packages: 'external',
-      alias: {
-        groundswell: join(ROOT, 'src/index.ts'),
-        'groundswell/redis': join(ROOT, 'src/redis/index.ts'),
-        'groundswell/testing': join(ROOT, 'src/testing/index.ts'),
-      },
-      logLevel: 'error',
-    });
-    return () => rmSync(BUNDLE, { force: true });
+    const bundled = await bundleFixture(join(import.meta.dirname, 'fixtures', 'cache-run.ts'), 'redis-cache-run');
+    bundle = bundled.file;
+    return bundled.remove;
   });
 
   afterAll(async () => {

@@ -2,42 +2,26 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleFixture } from '../support/bundle-fixture.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { probePostgres } from '../support/postgres-service.js';
 
 const postgres = await probePostgres();
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'crash-run.ts');
-// Bundled once (under the repository, so its packages resolve): a child then starts in about a
-// second instead of compiling the sources again in every one of the 42 processes.
-const BUNDLE = join(ROOT, '.tmp', `crash-run-${process.pid}.mjs`);
+// Bundled once (tests/support/bundle-fixture.ts): each child starts in about a second.
+let bundle = '';
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [FIXTURE],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: BUNDLE,
-    packages: 'external',
-    alias: {
-      groundswell: join(ROOT, 'src/index.ts'),
-      'groundswell/durable': join(ROOT, 'src/durable/index.ts'),
-      'groundswell/postgres': join(ROOT, 'src/postgres/index.ts'),
-      'groundswell/testing': join(ROOT, 'src/testing/index.ts'),
-    },
-    logLevel: 'error',
-  });
-  return () => rmSync(BUNDLE, { force: true });
+  const bundled = await bundleFixture(FIXTURE, 'crash-run');
+  bundle = bundled.file;
+  return bundled.remove;
 });
 
 const EXPECTED = [...Array(20).keys()].reduce((sum, i) => sum + (i % 2 === 1 ? i : i * 10), 0);
 
 function runChild(spec: string, work: string, kill: number | 'none'): { code: number | null; signal: string | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, [BUNDLE, spec, work, String(kill)], { encoding: 'utf8', timeout: 60_000 });
+  const child = spawnSync(process.execPath, [bundle, spec, work, String(kill)], { encoding: 'utf8', timeout: 60_000 });
   return { code: child.status, signal: child.signal, stdout: child.stdout, stderr: child.stderr };
 }
 

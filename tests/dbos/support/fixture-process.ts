@@ -1,30 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { build } from 'esbuild';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-
-/** Bundles a fixture once (under the repository, so its packages resolve); returns the file and its cleanup. */
-export async function bundleFixture(fixture: string, label: string): Promise<{ file: string; remove: () => void }> {
-  const file = join(ROOT, '.tmp', `${label}-${process.pid}.mjs`);
-  await build({
-    entryPoints: [fixture],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    outfile: file,
-    packages: 'external',
-    alias: {
-      groundswell: join(ROOT, 'src/index.ts'),
-      'groundswell/dbos': join(ROOT, 'src/dbos/index.ts'),
-      'groundswell/testing': join(ROOT, 'src/testing/index.ts'),
-    },
-    logLevel: 'error',
-  });
-  return { file, remove: () => rmSync(file, { force: true }) };
-}
 
 export interface FixtureProcess {
   readonly child: ChildProcess;
