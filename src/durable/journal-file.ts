@@ -1,6 +1,7 @@
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames, type TornTail } from './journal-frame.js';
-import { RunStoreCorruptError, RunValueError } from './run-store-errors.js';
+import { RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
 
 /** A torn last record found when a journal was opened or read. */
 export interface RecoveredTail extends TornTail {
@@ -35,33 +36,41 @@ function parsePayload(payload: string, path: string, index: number): unknown {
  * One append-only journal file, open for the store's lifetime (reopening per record would cost
  * more than the write). Writes are synchronous `write(2)` calls on an O_APPEND descriptor: the
  * record is in the OS once `append` returns, so a killed process loses nothing it acknowledged;
- * `sync()` makes it survive a power loss too.
+ * `sync()` makes it survive a power loss too. One process appends at a time (the run's lease), so
+ * the file's length is known here: a write that fails part-way (a full disk) is cut back to it,
+ * and records acknowledged later never sit behind a broken one.
  */
 export class JournalFile {
   private fd: number | undefined;
+  /** Set when a failed write could not be undone: nothing more is appended. */
+  private fenced: unknown;
 
   private constructor(
     readonly path: string,
+    private readonly owner: string,
     fd: number,
+    private size: number,
   ) {
     this.fd = fd;
   }
 
   /**
    * Opens `path` for appending, creating it. Returns the existing records; a torn last record is
-   * cut off (and reported) first, so new records never follow garbage.
+   * cut off (and reported) first, so new records never follow garbage. `owner` names the run in errors.
    */
-  static open(path: string, onTorn: (tail: RecoveredTail) => void): { file: JournalFile; records: unknown[] } {
-    const fd = openSync(path, 'a+');
+  static open(path: string, onTorn: (tail: RecoveredTail) => void, owner = 'a run'): { file: JournalFile; records: unknown[] } {
+    const fd = openSync(path, 'a+', 0o600);
     try {
       const buf = readFileSync(fd);
       const scanned = scanFrames(buf, path);
+      let size = buf.length;
       if (scanned.torn !== undefined) {
         ftruncateSync(fd, scanned.torn.offset);
+        size = scanned.torn.offset;
         onTorn({ ...scanned.torn, file: path, truncated: true });
       }
       const records = scanned.payloads.map((payload, i) => parsePayload(payload, path, i));
-      return { file: new JournalFile(path, fd), records };
+      return { file: new JournalFile(path, owner, fd, size), records };
     } catch (error) {
       closeSync(fd);
       throw error;
@@ -74,14 +83,23 @@ export class JournalFile {
     if (frame.length > MAX_RECORD_BYTES) {
       throw new RunValueError(`A record of ${frame.length} bytes is larger than the store takes (${MAX_RECORD_BYTES}).`);
     }
-    // One write(2) for the whole frame in practice; loop for the rare short write.
-    let written = 0;
-    while (written < frame.length) written += writeSync(fd, frame, written, frame.length - written);
-    if (sync) fdatasyncSync(fd);
+    try {
+      // One write(2) for the whole frame in practice; loop for the rare short write.
+      let written = 0;
+      while (written < frame.length) {
+        const n = writeSync(fd, frame, written, frame.length - written);
+        if (n <= 0) throw new Error(`write(2) wrote nothing with ${frame.length - written} bytes left`);
+        written += n;
+      }
+    } catch (error) {
+      this.undo(error);
+    }
+    this.size += frame.length;
+    if (sync) this.flush();
   }
 
   sync(): void {
-    if (this.fd !== undefined) fdatasyncSync(this.fd);
+    if (this.fd !== undefined && this.fenced === undefined) this.flush();
   }
 
   close(): void {
@@ -91,8 +109,38 @@ export class JournalFile {
     closeSync(fd);
   }
 
+  /** Cuts a failed write back off, so the file holds exactly the records acknowledged before it. */
+  private undo(cause: unknown): never {
+    try {
+      ftruncateSync(this.fd as number, this.size);
+    } catch (truncateError) {
+      this.fenced = truncateError;
+      throw new RunStoreError(
+        `${this.owner}: a write to ${this.path} failed (${errorMessage(cause)}) and could not be undone (${errorMessage(truncateError)}); ` +
+          'the file takes no more records in this process. Free space, then resume the run: the partial record is cut off when it is reopened.',
+        { cause },
+      );
+    }
+    throw new RunStoreError(`${this.owner}: a write to ${this.path} failed (${errorMessage(cause)}); nothing of it was kept.`, { cause });
+  }
+
+  private flush(): void {
+    try {
+      fdatasyncSync(this.fd as number);
+    } catch (error) {
+      // After a failed fsync the kernel may have dropped the dirty pages: what was written is unknown.
+      this.fenced = error;
+      throw new RunStoreError(`${this.owner}: flushing ${this.path} to disk failed (${errorMessage(error)}); the file takes no more records in this process.`, {
+        cause: error,
+      });
+    }
+  }
+
   private requireFd(): number {
-    if (this.fd === undefined) throw new Error(`${this.path} is closed.`);
+    if (this.fd === undefined) throw new RunStoreError(`${this.path} is closed.`);
+    if (this.fenced !== undefined) {
+      throw new RunStoreError(`${this.owner}: ${this.path} takes no more records after a failed write (${errorMessage(this.fenced)}).`, { cause: this.fenced });
+    }
     return this.fd;
   }
 }

@@ -19,6 +19,8 @@ export class OpenRun {
   constructor(
     readonly files: RunFiles,
     private readonly onTorn: (tail: RecoveredTail) => void,
+    /** Names the run in errors. */
+    private readonly owner: string,
   ) {}
 
   /** Appends a step or call unless its key was written; false when it was. */
@@ -64,7 +66,7 @@ export class OpenRun {
 
   private journal(): JournalFile {
     if (this.journalFile !== undefined) return this.journalFile;
-    const { file, records } = JournalFile.open(this.files.journal, this.onTorn);
+    const { file, records } = JournalFile.open(this.files.journal, this.onTorn, this.owner);
     for (const record of records as JournalEntry[]) {
       if (record.kind === 'step') this.stepKeys.add(record.record.key);
       else if (record.kind === 'call') this.callKeys.add(record.record.key);
@@ -75,7 +77,7 @@ export class OpenRun {
 
   private events(): JournalFile {
     if (this.eventsFile !== undefined) return this.eventsFile;
-    const { file, records } = JournalFile.open(this.files.events, this.onTorn);
+    const { file, records } = JournalFile.open(this.files.events, this.onTorn, this.owner);
     const last = records.at(-1) as EventBatch | undefined;
     if (last !== undefined) {
       if (typeof last.first !== 'number' || !Array.isArray(last.events)) {
