@@ -8,7 +8,10 @@ export interface RunFiles {
   /** Steps, calls and named data, appended. */
   journal: string;
   events: string;
+  /** Signals of earlier versions, one append-only file; still read. */
   signals: string;
+  /** Signals, one file each (see signal-folder.ts). */
+  signalDir: string;
   /** The latest tree, rewritten atomically. */
   tree: string;
   lease: string;
@@ -22,6 +25,7 @@ export function runFiles(root: string, id: string): RunFiles {
     journal: join(dir, 'journal.log'),
     events: join(dir, 'events.log'),
     signals: join(dir, 'signals.log'),
+    signalDir: join(dir, 'signals'),
     tree: join(dir, 'tree.json'),
     lease: join(dir, 'lease.json'),
   };

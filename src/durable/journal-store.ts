@@ -1,18 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors/groundswell-error.js';
 import { applyRunPatch } from './apply-run-patch.js';
 import { encodeJson } from './encode-json.js';
 import { acquireFileLease } from './file-lease.js';
 import type { EventBatch, JournalEntry } from './journal-entry.js';
-import { JournalFile, readJournal, type RecoveredTail } from './journal-file.js';
+import { readJournal, type RecoveredTail } from './journal-file.js';
 import { OpenRun } from './journal-open-run.js';
 import { runFiles, type RunFiles } from './journal-run-files.js';
+import { appendSignal, readSignals } from './signal-folder.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from './fsync-policy.js';
 import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from './list-runs-query.js';
+import { checkStoredRun } from './check-stored-run.js';
+import { readFileNoFollowSync } from './no-follow.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-modes.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from './record-input.js';
+import { checkRunFolder, isRunFolder } from './run-folder.js';
 import { requireName, requirePositiveInteger, requireRunId } from './run-id.js';
 import type { NewRun, RunPatch, RunRecord } from './run-record.js';
 import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from './run-store.js';
@@ -34,6 +39,7 @@ export class JournalRunStore implements RunStore {
   private readonly fsync: FsyncPolicy;
   private readonly clock: { now(): number };
   private readonly onRecover: ((tail: RecoveredTail) => void) | undefined;
+  private readonly onDamaged: ((error: RunStoreCorruptError) => void) | undefined;
   private readonly open = new Map<string, OpenRun>();
   private closed = false;
 
@@ -48,6 +54,7 @@ export class JournalRunStore implements RunStore {
     this.fsync = options.fsync ?? 'checkpoints';
     this.clock = options.clock ?? Date;
     this.onRecover = options.onRecover;
+    this.onDamaged = options.onDamaged;
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
@@ -57,12 +64,14 @@ export class JournalRunStore implements RunStore {
     const id = record.id;
     const text = encodeJson(record, `Run "${id}"`);
     const files = runFiles(this.dir, id);
-    mkdirSync(files.dir, { recursive: true });
+    // Private whatever the umask: runs hold inputs and answers. Creates the store folder too.
+    mkdirSync(files.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    checkRunFolder(files.dir);
     // Create-if-absent with the whole content: link() fails when run.json exists, so two
     // creators of one id cannot both succeed and nobody sees a half-written record.
     const temp = join(files.dir, `.run.json.${randomUUID()}.tmp`);
     try {
-      writeFileSync(temp, text, { flag: 'wx' });
+      writeFileSync(temp, text, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       linkSync(temp, files.meta);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RunExistsError(id, { cause: error });
@@ -91,8 +100,7 @@ export class JournalRunStore implements RunStore {
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
-    const files = this.filesOf(id);
-    return existsSync(files.meta) ? this.readMeta(files, id) : undefined;
+    return this.findMeta(this.filesOf(id), id);
   }
 
   async listRuns(query: ListRunsQuery = {}): Promise<RunRecord[]> {
@@ -107,11 +115,20 @@ export class JournalRunStore implements RunStore {
     }
     const runs: RunRecord[] = [];
     for (const name of names) {
+      if (name.startsWith('.')) continue;
       const files = runFiles(this.dir, name);
+      let run: RunRecord | undefined;
+      try {
+        // Only run.json is read here, so the folder's other entries are checked when it is used.
+        run = isRunFolder(files.dir) ? this.findMeta(files, name) : undefined;
+      } catch (error) {
+        // One damaged run must not hide the others: it is reported and left out.
+        if (!(error instanceof RunStoreCorruptError)) throw error;
+        this.onDamaged?.(error);
+        continue;
+      }
       // A folder without run.json is a run being created (or a stray folder): not a run yet.
-      if (name.startsWith('.') || !existsSync(files.meta)) continue;
-      const run = this.readMeta(files, name);
-      if (matchesQuery(run, query)) runs.push(run);
+      if (run !== undefined && matchesQuery(run, query)) runs.push(run);
     }
     runs.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
     return query.limit === undefined ? runs : runs.slice(0, query.limit);
@@ -128,10 +145,13 @@ export class JournalRunStore implements RunStore {
         if (!steps.has(entry.record.key)) steps.set(entry.record.key, entry.record);
       } else if (entry.kind === 'call') {
         if (!calls.has(entry.record.key)) calls.set(entry.record.key, entry.record);
-      } else if (entry.kind === 'data') data[entry.name] = entry.value;
+      } else if (entry.kind === 'data') {
+        // Defined, not assigned: a data name `__proto__` is a name like any other.
+        Object.defineProperty(data, entry.name, { value: entry.value, writable: true, enumerable: true, configurable: true });
+      }
       else throw new RunStoreCorruptError(files.journal, `a record of unknown kind ${JSON.stringify((entry as { kind?: unknown }).kind)}.`);
     }
-    const signals = readJournal(files.signals, this.torn) as SignalRecord[];
+    const signals = [...(readJournal(files.signals, this.torn) as SignalRecord[]), ...(readSignals(files.signalDir) as SignalRecord[])];
     const loaded: LoadedRun = { run, steps: [...steps.values()], calls: [...calls.values()], signals, data };
     if (existsSync(files.tree)) loaded.tree = this.readJsonFile(files.tree);
     return loaded;
