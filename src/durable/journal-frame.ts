@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from '../util/crc32.js';
 import { RunStoreCorruptError } from './run-store-errors.js';
 
 /**
