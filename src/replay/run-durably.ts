@@ -7,6 +7,7 @@ import type { DurableSetting } from '../core/durable-setting.js';
 import type { Workflow } from '../core/workflow.js';
 import type { LoadedRun, RunStore } from '../durable/run-store.js';
 import { serializeError } from '../util/serialize-error.js';
+import { RunExistsError } from '../durable/run-store-errors.js';
 import { DurableRun } from './durable-run.js';
 import { RunFinishedError } from './replay-errors.js';
 
@@ -32,6 +33,19 @@ export function resumeWith(workflow: Workflow, setting: DurableSetting): void {
   resumes.set(workflow, setting);
 }
 
+/** Creates the run unless the store has it; true when this call created it. */
+async function createIfAbsent(store: RunStore, runId: string, rootName: string, setting: DurableSetting): Promise<boolean> {
+  if ((await store.getRun(runId)) !== undefined) return false;
+  try {
+    await store.createRun({ id: runId, rootName, ...(setting.input !== undefined ? { input: setting.input } : {}) });
+    return true;
+  } catch (error) {
+    // Another process created it between the two calls: it is an existing run now.
+    if (error instanceof RunExistsError) return false;
+    throw error;
+  }
+}
+
 /**
  * The durable runner core calls for a root with `durable`: creates (or reopens) the run, holds its
  * lease while it runs, attaches the journal, and stores how the run ended.
@@ -44,23 +58,30 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   if (setting === undefined) return run();
   const store = setting.store as RunStore;
   const runId = setting.runId ?? `run_${randomUUID()}`;
-  const existing = await store.getRun(runId);
-  let loaded: LoadedRun | undefined;
-  if (existing === undefined) {
-    await store.createRun({ id: runId, rootName: workflow.name, ...(setting.input !== undefined ? { input: setting.input } : {}) });
-    if (args.length > 0) await store.putData(runId, 'args', args);
-  } else {
-    if (FINAL.has(existing.status)) {
-      throw new RunFinishedError(`Run "${runId}" has ${existing.status === 'cancelled' ? 'been cancelled' : existing.status}; a finished run is not run again.`);
-    }
-    if (existing.rootName !== workflow.name) {
-      throw new UsageError(`Run "${runId}" belongs to workflow "${existing.rootName}", not "${workflow.name}".`);
-    }
-    loaded = await store.loadRun(runId);
-  }
+  const created = await createIfAbsent(store, runId, workflow.name, setting);
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const leaseMs = setting.leaseMs ?? DEFAULT_LEASE_MS;
+  // The lease first, then the read: a resumer that waited for another one to finish must see
+  // what that one stored, never replay from a copy read before it.
   const lease = await store.acquireLease(runId, owner, leaseMs);
+  let loaded: LoadedRun | undefined;
+  try {
+    if (created) {
+      if (args.length > 0) await store.putData(runId, 'args', args);
+    } else {
+      loaded = await store.loadRun(runId);
+      const existing = loaded.run;
+      if (FINAL.has(existing.status)) {
+        throw new RunFinishedError(`Run "${runId}" has ${existing.status === 'cancelled' ? 'been cancelled' : existing.status}; a finished run is not run again.`);
+      }
+      if (existing.rootName !== workflow.name) {
+        throw new UsageError(`Run "${runId}" belongs to workflow "${existing.rootName}", not "${workflow.name}".`);
+      }
+    }
+  } catch (error) {
+    await lease.release().catch(() => undefined);
+    throw error;
+  }
   const journal = new DurableRun(store, runId, workflow, loaded);
   const renewal = setInterval(() => {
     lease.renew().catch((error: unknown) => workflow.cancel(`the run's lease was lost: ${serializeError(error).message}`));
@@ -70,7 +91,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   runs.set(workflow, journal);
   setRunJournal(workflow, journal);
   try {
-    if (existing?.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null });
+    if (loaded?.run.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null });
     const result = await run();
     await journal.flush();
     await store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage });
