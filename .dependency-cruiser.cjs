@@ -23,8 +23,8 @@ const layers = {
   postgres: ['durable', 'errors', 'types', 'util'],
   // The Redis cache store implements cache's contract and throws its CacheStoreError.
   redis: ['cache', 'errors', 'util'],
-  // The terminal progress display reads events only (root entry).
-  progress: ['types'],
+  // The terminal progress display reads events only (root entry); util for escaping names.
+  progress: ['types', 'util'],
   plans: ['errors'],
   judge: ['errors', 'tools', 'util'],
   mcp: ['errors', 'util', 'validation'],

@@ -1,17 +1,18 @@
 import { parseArgs } from 'node:util';
-import { RunExportError } from '../debugger/run-export.js';
 import { WorkflowTreeDebugger } from '../debugger/tree-debugger.js';
 import { isSuspension } from '../errors/predicates.js';
 import { RUN_STATUSES, type RunStatus } from '../durable/run-record.js';
-import { RunNotFoundError } from '../durable/run-store-errors.js';
 import type { RunExport } from '../types/serialized.js';
+import type { RunStore } from '../durable/run-store.js';
 import { errorMessage } from '../util/describe.js';
+import { inertText } from '../util/inert-text.js';
 import { resume } from '../replay/resume.js';
 import { signal } from '../replay/signal.js';
-import { CliUsageError, processIo, type CliIo } from './cli-io.js';
+import { CliUsageError, inertIo, processIo, type CliIo } from './cli-io.js';
 import { runDetails, runLine } from './format-run.js';
 import { loadWorkflows } from './load-workflows.js';
 import { openStore } from './open-store.js';
+import { reportError } from './report-error.js';
 import { viewCommand, type ViewFlags } from './view-command.js';
 
 const USAGE = `Usage: groundswell runs <command> [options]
@@ -30,15 +31,18 @@ Commands:
     --port <n>       the port (default: a free one; the URL is printed)
     --host <addr>    the address to bind (default 127.0.0.1: this machine only)
 
-Store (default: the journal in .groundswell/runs):
+Store (one of):
   --store <dir>      a journal store folder
-  --pg <url>         a PostgreSQL store (also GROUNDSWELL_PG_URL); --schema <name>`;
+  --pg <url>         a PostgreSQL store; --schema <name> (default groundswell)
+  With neither, runs commands read PostgreSQL at GROUNDSWELL_PG_URL when it is set,
+  else the journal in .groundswell/runs (view reads a store only when given one).`;
 
 /**
  * The `groundswell` command line; resolves to the exit code (0 ok, 1 failed, 2 misused). `view`
  * serves until `stop` settles (by default: Ctrl+C or SIGTERM).
  */
-export async function runCli(argv: readonly string[], io: CliIo = processIo, stop?: Promise<unknown>): Promise<number> {
+export async function runCli(argv: readonly string[], output: CliIo = processIo, stop?: Promise<unknown>): Promise<number> {
+  const io = inertIo(output);
   let parsed;
   try {
     parsed = parseArgs({
@@ -58,7 +62,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, sto
       },
     });
   } catch (error) {
-    io.err(`${errorMessage(error)}\n\n${USAGE}`);
+    io.err(`${inertText(errorMessage(error))}\n\n${USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
@@ -69,11 +73,12 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, sto
   }
   if (group === 'view') return view(command, values, io, stop ?? interrupted());
   if (group !== 'runs' || command === undefined) {
-    io.err(`Unknown command "${[group, command].filter(Boolean).join(' ')}".\n\n${USAGE}`);
+    io.err(`Unknown command "${inertText([group, command].filter(Boolean).join(' '))}".\n\n${USAGE}`);
     return 2;
   }
-  const store = await openStore(values);
+  let store: RunStore | undefined;
   try {
+    store = await openStore(values);
     switch (command) {
       case 'list':
         return await list(store, values.status, values.limit, io);
@@ -87,14 +92,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo, sto
         throw new CliUsageError(`Unknown command "runs ${command}".`);
     }
   } catch (error) {
-    if (error instanceof CliUsageError) {
-      io.err(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    io.err(error instanceof RunNotFoundError ? error.message : `${(error as Error).name ?? 'Error'}: ${errorMessage(error)}`);
-    return 1;
+    return reportError(error, io, USAGE);
   } finally {
-    await store.close();
+    await store?.close();
   }
 }
 
@@ -102,12 +102,7 @@ async function view(target: string | undefined, flags: ViewFlags, io: CliIo, sto
   try {
     return await viewCommand(target, flags, io, stop);
   } catch (error) {
-    if (error instanceof CliUsageError) {
-      io.err(`${error.message}\n\n${USAGE}`);
-      return 2;
-    }
-    io.err(error instanceof RunExportError || error instanceof RunNotFoundError ? error.message : `${(error as Error).name ?? 'Error'}: ${errorMessage(error)}`);
-    return 1;
+    return reportError(error, io, USAGE);
   }
 }
 
@@ -124,7 +119,7 @@ function need(value: string | undefined, what: string): string {
   return value;
 }
 
-async function list(store: Awaited<ReturnType<typeof openStore>>, status: string | undefined, limit: string | undefined, io: CliIo): Promise<number> {
+async function list(store: RunStore, status: string | undefined, limit: string | undefined, io: CliIo): Promise<number> {
   const statuses = status?.split(',').map((s) => s.trim());
   for (const s of statuses ?? []) {
     if (!RUN_STATUSES.includes(s as RunStatus)) throw new CliUsageError(`--status must be one of ${RUN_STATUSES.join(', ')}, got "${s}".`);
@@ -137,7 +132,7 @@ async function list(store: Awaited<ReturnType<typeof openStore>>, status: string
   return 0;
 }
 
-async function show(store: Awaited<ReturnType<typeof openStore>>, runId: string, json: boolean, io: CliIo): Promise<number> {
+async function show(store: RunStore, runId: string, json: boolean, io: CliIo): Promise<number> {
   const loaded = await store.loadRun(runId);
   if (json) {
     io.out(JSON.stringify({ run: loaded.run, steps: loaded.steps.length, calls: loaded.calls.length, tree: loaded.tree ?? null }, null, 2));
@@ -147,6 +142,7 @@ async function show(store: Awaited<ReturnType<typeof openStore>>, runId: string,
   io.out(`stored    ${loaded.steps.length} settled steps, ${loaded.calls.length} agent calls, ${loaded.signals.length} signals`);
   if (loaded.tree !== undefined) {
     io.out('');
+    // The tree string escapes each stored name and message itself (its own line breaks stay).
     io.out(new WorkflowTreeDebugger(loaded.tree as RunExport).toTreeString());
   } else {
     io.out('(no tree stored yet: the run has not ended, suspended or checkpointed its tree)');
@@ -155,7 +151,7 @@ async function show(store: Awaited<ReturnType<typeof openStore>>, runId: string,
 }
 
 async function resumeCommand(
-  store: Awaited<ReturnType<typeof openStore>>,
+  store: RunStore,
   runId: string | undefined,
   workflowsPath: string | undefined,
   io: CliIo,
@@ -165,7 +161,7 @@ async function resumeCommand(
   return settle(io, id, () => resume(id, { store, workflows }));
 }
 
-async function sendSignal(store: Awaited<ReturnType<typeof openStore>>, rest: readonly string[], workflowsPath: string | undefined, io: CliIo): Promise<number> {
+async function sendSignal(store: RunStore, rest: readonly string[], workflowsPath: string | undefined, io: CliIo): Promise<number> {
   const runId = need(rest[0], 'a run id');
   const name = need(rest[1], 'a signal name');
   const text = need(rest[2], 'a JSON value');
@@ -178,7 +174,7 @@ async function sendSignal(store: Awaited<ReturnType<typeof openStore>>, rest: re
   const workflows = workflowsPath === undefined ? undefined : await loadWorkflows(workflowsPath);
   if (workflows === undefined) {
     await signal(runId, name, value, { store });
-    io.out(`Signal "${name}" stored for run ${runId}; resume it with: groundswell runs resume ${runId} --workflows <module>`);
+    io.out(`Signal "${inertText(name)}" stored for run ${inertText(runId)}; resume it with: groundswell runs resume ${inertText(runId)} --workflows <module>`);
     return 0;
   }
   return settle(io, runId, () => signal(runId, name, value, { store, workflows }));
@@ -187,11 +183,11 @@ async function sendSignal(store: Awaited<ReturnType<typeof openStore>>, rest: re
 async function settle(io: CliIo, runId: string, work: () => Promise<unknown>): Promise<number> {
   try {
     const result = await work();
-    io.out(`Run ${runId} completed: ${JSON.stringify(result) ?? 'undefined'}`);
+    io.out(`Run ${inertText(runId)} completed: ${inertText(JSON.stringify(result) ?? 'undefined')}`);
     return 0;
   } catch (error) {
     if (isSuspension(error)) {
-      io.out(`Run ${runId} is suspended: it waits for signal "${error.waitingFor}".`);
+      io.out(`Run ${inertText(runId)} is suspended: it waits for signal "${inertText(error.waitingFor)}".`);
       return 0;
     }
     throw error;

@@ -3,6 +3,7 @@ import { parseRunExport, RunExportError } from '../debugger/run-export.js';
 import type { RunStore } from '../durable/run-store.js';
 import type { RunExport } from '../types/serialized.js';
 import { errorMessage } from '../util/describe.js';
+import { inertText } from '../util/inert-text.js';
 import { serveViewer, type Viewer } from '../viewer/serve-viewer.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { runLine } from './format-run.js';
@@ -28,7 +29,7 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
     const run = await readRunFile(target);
     const viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
     viewer.show(run);
-    io.out(`Viewing ${target} (${run.root.name}) at ${viewer.url}  (Ctrl+C stops)`);
+    io.out(`Viewing ${inertText(target)} (${inertText(run.root.name)}) at ${viewer.url}  (Ctrl+C stops)`);
     await stop;
     await viewer.close();
     return 0;
@@ -60,7 +61,7 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
         running = await load(store, target);
         update(running.tree, running.live);
       } catch (error) {
-        io.err(`Reading run ${target} failed: ${errorMessage(error)}`);
+        io.err(`Reading run ${inertText(target)} failed: ${inertText(errorMessage(error))}`);
       }
       timer = setTimeout(() => void poll(), POLL_MS);
     };

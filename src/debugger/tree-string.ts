@@ -2,6 +2,7 @@ import type { CacheMissEvent } from '../types/events.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
+import { inertText } from '../util/inert-text.js';
 import { walkTree } from '../util/tree-walk.js';
 import { addUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
 import { validateTreeStringOptions } from '../validation/tree-string-options.schema.js';
@@ -34,9 +35,24 @@ export interface TreeStringOptions {
 
 type Item =
   | { node: WorkflowNode; depth: number; prefix: string; branch: string }
-  | { run: WorkflowNode[]; prefix: string; branch: string };
+  | { run: WorkflowNode[]; depth: number; prefix: string; branch: string };
 
-/** One line per node, box-drawing indentation, status symbol, kind, duration and failures. */
+/**
+ * Levels drawn with indentation. Deeper lines start with `[depth N]` instead: indenting every
+ * level makes the text grow with depth × nodes, and a chain 20,000 deep would not fit a string.
+ */
+const MAX_INDENT_DEPTH = 64;
+
+/** What a line at `depth` starts with: the drawn indentation, or the depth marker past the limit. */
+function lead(prefix: string, depth: number): string {
+  return depth > MAX_INDENT_DEPTH ? `[depth ${depth}] ` : prefix;
+}
+
+/**
+ * One line per node, box-drawing indentation, status symbol, kind, duration and failures. Names,
+ * messages and state are escaped (`inertText`): printed to a terminal they are only shown, and
+ * each stays on its own line.
+ */
 export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}): string {
   validateTreeStringOptions(options);
   const maxChildren = options.maxChildren ?? 100;
@@ -50,19 +66,22 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
   const stack: Item[] = [{ node: root, depth: 0, prefix: '', branch: '' }];
   while (stack.length > 0) {
     const item = stack.pop() as Item;
-    const { prefix, branch } = item;
+    const { prefix, branch, depth } = item;
     if ('run' in item) {
-      lines.push(prefix + branch + describeRun(item.run, usage));
+      lines.push(lead(prefix, depth) + branch + inertText(describeRun(item.run, usage)));
       continue;
     }
-    const { node, depth } = item;
+    const { node } = item;
     const cut = depth >= maxDepth && node.children.length > 0;
     const shown = cut ? [] : node.children.slice(0, maxChildren);
     const onlyChild = node.children.length === 1 ? shown[0] : undefined;
     // The only child prints the same figure one line down; repeating it is noise.
     const own = compact && onlyChild !== undefined && sameUsage(usage.get(node), usage.get(onlyChild)) ? undefined : usage.get(node);
-    lines.push(prefix + branch + describeNode(node, own));
-    const childPrefix = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
+    lines.push(lead(prefix, depth) + branch + inertText(describeNode(node, own)));
+    const indented = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
+    const extraPrefix = depth > MAX_INDENT_DEPTH ? `${lead(prefix, depth)}${branch === '' ? '' : '   '}` : indented;
+    // Children past the limit are marked, not indented: the prefix stops growing.
+    const childPrefix = depth >= MAX_INDENT_DEPTH ? '' : indented;
     const extra: string[] = [];
     if (showState && node.stateSnapshot && Object.keys(node.stateSnapshot).length > 0) {
       extra.push(`state ${JSON.stringify(node.stateSnapshot)}`);
@@ -86,12 +105,12 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
       extra.push(`… ${below} more node${below === 1 ? '' : 's'}`);
     }
     const hasChildren = shown.length > 0;
-    for (const line of extra) lines.push(childPrefix + (hasChildren ? '│  ' : '   ') + line);
+    for (const line of extra) lines.push(extraPrefix + (hasChildren ? '│  ' : '   ') + inertText(line));
     const entries: SiblingEntry[] = compact ? foldSiblings(shown) : shown.map((child) => ({ node: child }));
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const entry = entries[i] as SiblingEntry;
       const childBranch = i === entries.length - 1 ? '└─ ' : '├─ ';
-      stack.push('run' in entry ? { run: entry.run, prefix: childPrefix, branch: childBranch } : { node: entry.node, depth: depth + 1, prefix: childPrefix, branch: childBranch });
+      stack.push('run' in entry ? { run: entry.run, depth: depth + 1, prefix: childPrefix, branch: childBranch } : { node: entry.node, depth: depth + 1, prefix: childPrefix, branch: childBranch });
     }
   }
   return options.width === undefined ? lines.join('\n') : lines.map((line) => cutToWidth(line, options.width as number)).join('\n');

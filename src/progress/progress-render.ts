@@ -1,4 +1,5 @@
 import type { WorkflowStatus } from '../types/status.js';
+import { inertText } from '../util/inert-text.js';
 import { COUNTED_KINDS, type KindCounts, type ProgressState } from './progress-state.js';
 
 const LABELS: Record<(typeof COUNTED_KINDS)[number], string> = {
@@ -47,10 +48,13 @@ export function usageLine(state: ProgressState): string {
   return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}`;
 }
 
+// Names come from the run and are escaped where they are placed (`inertText`): a name can neither
+// act on the terminal nor add a line, which would also break the region's cursor arithmetic.
+
 /** The first line: mark, root name, status and elapsed time. */
 function headLine(state: ProgressState, elapsedMs: number): string {
   const status = state.rootStatus === 'running' ? 'running' : state.rootStatus;
-  return `${MARKS[state.rootStatus]} ${state.rootName || 'run'} ${status} ${formatElapsed(elapsedMs)} · ${usageLine(state)}`;
+  return `${MARKS[state.rootStatus]} ${inertText(state.rootName) || 'run'} ${status} ${formatElapsed(elapsedMs)} · ${usageLine(state)}`;
 }
 
 /** `running: fetch, summarise (+3 more)`: the oldest running steps, tasks and agent calls (what the run waits on). */
@@ -59,7 +63,7 @@ function runningLine(state: ProgressState, max: number): string | undefined {
   let more = 0;
   for (const node of state.running.values()) {
     if (node.kind === 'workflow') continue;
-    if (names.length < max) names.push(node.kind === 'agentPrompt' ? `agent ${node.name}` : node.name);
+    if (names.length < max) names.push(node.kind === 'agentPrompt' ? `agent ${inertText(node.name)}` : inertText(node.name));
     else more++;
   }
   if (names.length === 0) return undefined;
@@ -78,7 +82,7 @@ export function regionLines(state: ProgressState, elapsedMs: number, maxRunning:
 export function finishLine(finished: { kind: string; name: string; status: WorkflowStatus; duration?: number }): string {
   const label = finished.kind === 'agentPrompt' ? 'agent' : finished.kind === 'toolCall' ? 'tool' : finished.kind;
   const time = finished.duration === undefined ? '' : ` in ${formatElapsed(finished.duration)}`;
-  return `${MARKS[finished.status]} ${label} ${finished.name} ${finished.status}${time}`;
+  return `${MARKS[finished.status]} ${label} ${inertText(finished.name)} ${finished.status}${time}`;
 }
 
 /** Cuts a line to the terminal's width, so a redraw never wraps (a wrapped line would break the cursor arithmetic). */
