@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { readFileNoFollowSync } from './no-follow.js';
+import { PRIVATE_FILE_MODE } from './private-modes.js';
 import type { Lease } from './run-store.js';
-import { RunLeaseError } from './run-store-errors.js';
+import { RunLeaseError, RunStoreCorruptError } from './run-store-errors.js';
 import { writeFileAtomicallySync } from './sync-write.js';
 
 /** What a lease file holds. `token` tells this acquisition from an earlier one by the same owner. */
@@ -16,21 +18,48 @@ interface LeaseFile {
 
 const TAKEOVER_ATTEMPTS = 4;
 
-function readLease(path: string): { text: string; lease: LeaseFile | undefined } | undefined {
+function isLeaseFile(value: unknown): value is LeaseFile {
+  const lease = value as Partial<LeaseFile> | null;
+  return (
+    typeof lease === 'object' &&
+    lease !== null &&
+    typeof lease.owner === 'string' &&
+    typeof lease.token === 'string' &&
+    typeof lease.pid === 'number' &&
+    typeof lease.host === 'string' &&
+    typeof lease.expiresAt === 'number'
+  );
+}
+
+/**
+ * The lease file at `path`, undefined when there is none. It only ever appears whole (see
+ * `createExclusive`), so one that holds no lease was damaged afterwards: refused, not taken over,
+ * since the run may well be running.
+ */
+function readLease(path: string): { text: string; lease: LeaseFile } | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileNoFollowSync(path).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  let lease: unknown;
   try {
-    const lease = JSON.parse(text) as LeaseFile;
-    return { text, lease: typeof lease?.owner === 'string' && typeof lease.expiresAt === 'number' ? lease : undefined };
-  } catch {
-    // Empty or half-written: its writer is writing it, or died between creating and writing it.
-    return { text, lease: undefined };
+    lease = JSON.parse(text);
+  } catch (error) {
+    throw damagedLease(path, error);
   }
+  if (!isLeaseFile(lease)) throw damagedLease(path);
+  return { text, lease };
+}
+
+function damagedLease(path: string, cause?: unknown): RunStoreCorruptError {
+  return new RunStoreCorruptError(
+    path,
+    'holds no lease (it is written whole, so it was damaged afterwards). Make sure no process is running this run, then delete it to clear the lease.',
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 function pidIsDead(pid: number): boolean {
@@ -43,11 +72,10 @@ function pidIsDead(pid: number): boolean {
   }
 }
 
-/** Whether a lease file may be taken over: unreadable, expired, or its process on this host is gone. */
-function isStale(lease: LeaseFile | undefined, now: number): boolean {
-  if (lease === undefined) return true;
+/** Whether a lease may be taken over: expired, or its process on this host is gone. */
+function isStale(lease: LeaseFile, now: number): boolean {
   if (lease.expiresAt <= now) return true;
-  return lease.host === hostname() && typeof lease.pid === 'number' && lease.pid !== process.pid && pidIsDead(lease.pid);
+  return lease.host === hostname() && lease.pid !== process.pid && pidIsDead(lease.pid);
 }
 
 /**
@@ -58,7 +86,7 @@ function isStale(lease: LeaseFile | undefined, now: number): boolean {
 function createExclusive(path: string, lease: LeaseFile): boolean {
   const temp = `${path}.${randomUUID()}.tmp`;
   try {
-    writeFileSync(temp, JSON.stringify(lease), { flag: 'wx' });
+    writeFileSync(temp, JSON.stringify(lease), { flag: 'wx', mode: PRIVATE_FILE_MODE });
     linkSync(temp, path);
     return true;
   } catch (error) {
@@ -119,17 +147,17 @@ class FileLease implements Lease {
 
   async release(): Promise<void> {
     const found = readLease(this.path);
-    if (found?.lease?.token === this.held.token) rmSync(this.path, { force: true });
+    if (found?.lease.token === this.held.token) rmSync(this.path, { force: true });
   }
 
   private requireHeld(): void {
     const found = readLease(this.path);
-    if (found?.lease?.token !== this.held.token) {
+    if (found?.lease.token !== this.held.token) {
       throw new RunLeaseError(
         this.runId,
-        found?.lease?.owner,
-        found?.lease?.expiresAt,
-        `The lease of run "${this.runId}" held by "${this.held.owner}" was lost (it expired and was taken over${found?.lease === undefined ? ' or released' : ` by "${found.lease.owner}"`}).`,
+        found?.lease.owner,
+        found?.lease.expiresAt,
+        `The lease of run "${this.runId}" held by "${this.held.owner}" was lost (it expired and was taken over${found === undefined ? ' or released' : ` by "${found.lease.owner}"`}).`,
       );
     }
   }
@@ -137,8 +165,8 @@ class FileLease implements Lease {
 
 /**
  * Takes the lease file at `path`: creates it exclusively (see `createExclusive`); a live lease of the same owner is
- * renewed; another owner's live lease is a `RunLeaseError`; a stale one (expired, unreadable,
- * or of a dead process on this host) is taken over.
+ * renewed; another owner's live lease is a `RunLeaseError`; a stale one (expired, or of a dead
+ * process on this host) is taken over; a damaged one is a `RunStoreCorruptError`.
  */
 export function acquireFileLease(runId: string, path: string, owner: string, ttlMs: number, now: () => number): Lease {
   const mine = (): LeaseFile => ({ owner, token: randomUUID(), pid: process.pid, host: hostname(), expiresAt: now() + ttlMs });
@@ -147,12 +175,12 @@ export function acquireFileLease(runId: string, path: string, owner: string, ttl
     if (createExclusive(path, lease)) return new FileLease(runId, path, lease, ttlMs, now);
     const found = readLease(path);
     if (found === undefined) continue;
-    if (found.lease !== undefined && found.lease.owner === owner && found.lease.expiresAt > now()) {
+    if (found.lease.owner === owner && found.lease.expiresAt > now()) {
       const renewed = { ...found.lease, pid: process.pid, host: hostname(), expiresAt: now() + ttlMs };
       writeFileAtomicallySync(path, JSON.stringify(renewed), false);
       return new FileLease(runId, path, renewed, ttlMs, now);
     }
-    if (!isStale(found.lease, now())) throw new RunLeaseError(runId, found.lease?.owner, found.lease?.expiresAt);
+    if (!isStale(found.lease, now())) throw new RunLeaseError(runId, found.lease.owner, found.lease.expiresAt);
     removeStale(path, found.text);
   }
   const last = readLease(path)?.lease;

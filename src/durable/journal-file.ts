@@ -1,6 +1,8 @@
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames, type TornTail } from './journal-frame.js';
+import { APPEND_NO_FOLLOW, readFileNoFollowSync } from './no-follow.js';
+import { PRIVATE_FILE_MODE } from './private-modes.js';
 import { RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
 
 /** A torn last record found when a journal was opened or read. */
@@ -14,7 +16,7 @@ export interface RecoveredTail extends TornTail {
 export function readJournal(path: string, onTorn: (tail: RecoveredTail) => void): unknown[] {
   let buf: Buffer;
   try {
-    buf = readFileSync(path);
+    buf = readFileNoFollowSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -59,7 +61,7 @@ export class JournalFile {
    * cut off (and reported) first, so new records never follow garbage. `owner` names the run in errors.
    */
   static open(path: string, onTorn: (tail: RecoveredTail) => void, owner = 'a run'): { file: JournalFile; records: unknown[] } {
-    const fd = openSync(path, 'a+', 0o600);
+    const fd = openSync(path, APPEND_NO_FOLLOW, PRIVATE_FILE_MODE);
     try {
       const buf = readFileSync(fd);
       const scanned = scanFrames(buf, path);

@@ -203,14 +203,8 @@ export class JournalRunStore implements RunStore {
     checkSignal(signal);
     const files = this.filesOf(runId);
     this.readMeta(files, runId);
-    const payload = encodeJson(signal, `Signal "${signal.name}"`);
-    // Usually sent by another process than the run's: opened for this one record.
-    const { file } = JournalFile.open(files.signals, this.torn);
-    try {
-      file.append(payload, this.fsync !== 'off');
-    } finally {
-      file.close();
-    }
+    // Usually sent by another process than the run's, and by several at once: one file each.
+    appendSignal(files.signalDir, encodeJson(signal, `Signal "${signal.name}"`), this.fsync !== 'off', `Run "${runId}"`);
   }
 
   async putData(runId: string, name: string, value: unknown): Promise<void> {
@@ -254,9 +248,12 @@ export class JournalRunStore implements RunStore {
     if (this.closed) throw new RunStoreError(`The run store at ${this.dir} is closed.`);
   }
 
+  /** The run's files, after refusing a symbolic link as its folder or any entry of it. */
   private filesOf(id: string): RunFiles {
     this.requireOpen();
-    return runFiles(this.dir, requireRunId(id));
+    const files = runFiles(this.dir, requireRunId(id));
+    checkRunFolder(files.dir);
+    return files;
   }
 
   private openRun(id: string): OpenRun {
@@ -266,19 +263,34 @@ export class JournalRunStore implements RunStore {
       return known;
     }
     const files = this.filesOf(id);
-    if (!existsSync(files.meta)) throw new RunNotFoundError(id);
-    const run = new OpenRun(files, this.torn);
+    // The record is checked before anything is written next to it.
+    this.readMeta(files, id);
+    const run = new OpenRun(files, this.torn, `Run "${id}"`);
     this.open.set(id, run);
     return run;
   }
 
   private readMeta(files: RunFiles, id: string): RunRecord {
-    if (!existsSync(files.meta)) throw new RunNotFoundError(id);
-    return this.readJsonFile(files.meta) as RunRecord;
+    const run = this.findMeta(files, id);
+    if (run === undefined) throw new RunNotFoundError(id);
+    return run;
+  }
+
+  /** The run record, checked to be one and to be this folder's; undefined when there is none. */
+  private findMeta(files: RunFiles, id: string): RunRecord | undefined {
+    let value: unknown;
+    try {
+      value = this.readJsonFile(files.meta);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    return checkStoredRun(value, files.meta, id);
   }
 
   private readJsonFile(path: string): unknown {
-    const text = readFileSync(path, 'utf8');
+    const text = readFileNoFollowSync(path).toString('utf8');
     try {
       return JSON.parse(text);
     } catch (error) {

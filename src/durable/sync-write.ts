@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './private-modes.js';
 
 /**
  * Writes `text` to `path` through a temp file and a rename (a reader sees the old file or the
  * new one), synchronously so two writes from this process never interleave. `fsync` flushes the
  * temp file before the rename, so a power loss leaves one of the two versions, not an empty file.
+ * The file is private (`PRIVATE_FILE_MODE`); a symbolic link at `path` is replaced, not followed.
  */
 export function writeFileAtomicallySync(path: string, text: string, fsync: boolean): void {
   const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
   try {
-    const fd = openSync(temp, 'wx');
+    const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
     try {
       writeSync(fd, text);
       if (fsync) fsyncSync(fd);
