@@ -13,16 +13,28 @@ export function requireSchemaName(schema: unknown): string {
 /** First key of the two-key advisory lock that serialises migrations (the second is the schema). */
 export const MIGRATE_LOCK_KEY = 0x67_73_72_73; // 'gsrs'
 
+/** One object `migrate()` creates: its kind and name (for messages) and the DDL that creates it. */
+export interface SchemaObject {
+  kind: 'schema' | 'table' | 'index';
+  name: string;
+  sql: string;
+}
+
 /**
- * The tables, idempotent. Values are `json` (the text as written), not `jsonb`: `jsonb`
- * reorders keys and cannot hold "\u0000", which would change a stored value. Times are epoch
- * milliseconds (double precision: a clock may give fractions).
+ * What `migrate()` creates, in order; each object is created only when the catalog lacks it, so a
+ * role that may use the tables but not create them can run it. Values are `json` (the text as
+ * written), not `jsonb`: `jsonb` reorders keys and cannot hold "\u0000", which would change a
+ * stored value. Times are epoch milliseconds (double precision: a clock may give fractions).
  */
-export function schemaSql(schema: string): string {
+export function schemaObjects(schema: string): SchemaObject[] {
   const s = `"${schema}"`;
-  return `
-CREATE SCHEMA IF NOT EXISTS ${s};
-CREATE TABLE IF NOT EXISTS ${s}.runs (
+  const table = (name: string, body: string): SchemaObject => ({ kind: 'table', name, sql: `CREATE TABLE IF NOT EXISTS ${s}.${name} (${body}\n)` });
+  const ofRun = `run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE`;
+  return [
+    { kind: 'schema', name: schema, sql: `CREATE SCHEMA IF NOT EXISTS ${s}` },
+    table(
+      'runs',
+      `
   id text PRIMARY KEY,
   root_name text NOT NULL,
   status text NOT NULL,
@@ -31,43 +43,56 @@ CREATE TABLE IF NOT EXISTS ${s}.runs (
   event_seq bigint NOT NULL DEFAULT 0,
   lease_owner text,
   lease_token text,
-  lease_expires_at double precision
-);
-CREATE INDEX IF NOT EXISTS runs_created_at ON ${s}.runs (created_at DESC, id DESC);
-CREATE TABLE IF NOT EXISTS ${s}.steps (
-  run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+  lease_expires_at double precision`,
+    ),
+    { kind: 'index', name: 'runs_created_at', sql: `CREATE INDEX IF NOT EXISTS runs_created_at ON ${s}.runs (created_at DESC, id DESC)` },
+    table(
+      'steps',
+      `
+  ${ofRun},
   key text NOT NULL,
   n bigint GENERATED ALWAYS AS IDENTITY,
   record json NOT NULL,
-  PRIMARY KEY (run_id, key)
-);
-CREATE TABLE IF NOT EXISTS ${s}.calls (
-  run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+  PRIMARY KEY (run_id, key)`,
+    ),
+    table(
+      'calls',
+      `
+  ${ofRun},
   key text NOT NULL,
   n bigint GENERATED ALWAYS AS IDENTITY,
   record json NOT NULL,
-  PRIMARY KEY (run_id, key)
-);
-CREATE TABLE IF NOT EXISTS ${s}.signals (
-  run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+  PRIMARY KEY (run_id, key)`,
+    ),
+    table(
+      'signals',
+      `
+  ${ofRun},
   n bigint GENERATED ALWAYS AS IDENTITY,
   record json NOT NULL,
-  PRIMARY KEY (run_id, n)
-);
-CREATE TABLE IF NOT EXISTS ${s}.data (
-  run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+  PRIMARY KEY (run_id, n)`,
+    ),
+    table(
+      'data',
+      `
+  ${ofRun},
   name text NOT NULL,
   entry json NOT NULL,
-  PRIMARY KEY (run_id, name)
-);
-CREATE TABLE IF NOT EXISTS ${s}.trees (
+  PRIMARY KEY (run_id, name)`,
+    ),
+    table(
+      'trees',
+      `
   run_id text PRIMARY KEY REFERENCES ${s}.runs (id) ON DELETE CASCADE,
-  tree json NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ${s}.events (
-  run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+  tree json NOT NULL`,
+    ),
+    table(
+      'events',
+      `
+  ${ofRun},
   seq bigint NOT NULL,
   event json NOT NULL,
-  PRIMARY KEY (run_id, seq)
-);`;
+  PRIMARY KEY (run_id, seq)`,
+    ),
+  ];
 }

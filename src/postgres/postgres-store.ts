@@ -11,18 +11,24 @@ import { RunExistsError, RunLeaseError, RunNotFoundError, RunStoreError } from '
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../durable/stored-records.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { loadPg } from './load-pg.js';
+import { sqlAfter, sqlLimit } from './pg-bounds.js';
+import { quoteName, refusedInput } from './pg-input-error.js';
 import type { PgClientLike, PgPoolLike, PgResultLike } from './pg-like.js';
+import { decodeText, encodeText } from './pg-text.js';
 import { PostgresLease } from './postgres-lease.js';
-import { MIGRATE_LOCK_KEY, requireSchemaName, schemaSql } from './postgres-schema.js';
+import { migrateSchema } from './postgres-migrate.js';
+import { requireSchemaName } from './postgres-schema.js';
 import type { PostgresRunStoreOptions } from './postgres-store-options.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
 const UNDEFINED_TABLE = '42P01';
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
  * The run store on PostgreSQL through `pg`, for runs shared by many processes and machines.
  * `migrate()` creates the tables (idempotent). Values are `json` columns holding the text the
- * store wrote; the lease is a conditional UPDATE of the run's row (decision 0033).
+ * store wrote; the lease is a conditional UPDATE of the run's row (decision 0033). Keys, names
+ * and owners in `text` columns go through `encodeText` (decision 0041).
  */
 export class PostgresRunStore implements RunStore {
   readonly schema: string;
@@ -56,12 +62,12 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  /** Creates the schema and tables if missing; safe to run from many processes at once. */
+  /**
+   * Creates the schema and tables if missing; safe to run from many processes at once. Where all
+   * exist it creates nothing, so a role that may only use the tables can run it.
+   */
   async migrate(): Promise<void> {
-    await this.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [MIGRATE_LOCK_KEY, this.schema]);
-      await client.query(schemaSql(this.schema));
-    });
+    await this.transaction((client) => migrateSchema(client, this.schema));
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
@@ -70,9 +76,11 @@ export class PostgresRunStore implements RunStore {
     const id = record.id;
     const result = await this.commit(
       `INSERT INTO ${this.s}.runs (id, root_name, status, created_at, record) VALUES ($1, $2, $3, $4, $5::json) ON CONFLICT (id) DO NOTHING`,
-      [id, record.rootName, record.status, now, encodeJson(record, `Run "${id}"`)],
+      [id, encodeText(record.rootName), record.status, now, encodeJson(record, `Run "${id}"`)],
       true,
-    );
+    ).catch((error: unknown) => {
+      throw refusedInput(error, `Run "${id}"`) ?? error;
+    });
     if (result.rowCount !== 1) throw new RunExistsError(id);
     return record;
   }
@@ -97,11 +105,12 @@ export class PostgresRunStore implements RunStore {
 
   async listRuns(query: ListRunsQuery = {}): Promise<RunRecord[]> {
     requirePositiveInteger('listRuns limit', query.limit, true);
+    if (query.rootName !== undefined && typeof query.rootName !== 'string') throw new UsageError('listRuns rootName must be a string.');
     const statuses = queryStatuses(query);
     const result = await this.query(
       `SELECT record FROM ${this.s}.runs WHERE ($1::text[] IS NULL OR status = ANY($1)) AND ($2::text IS NULL OR root_name = $2)
        ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [statuses ?? null, query.rootName ?? null, query.limit ?? null],
+      [statuses ?? null, query.rootName === undefined ? null : encodeText(query.rootName), sqlLimit(query.limit)],
     );
     return result.rows.map((row) => row.record as RunRecord);
   }
@@ -118,10 +127,13 @@ export class PostgresRunStore implements RunStore {
       const steps = (await records('steps')) as StepRecord[];
       const calls = (await records('calls')) as CallRecord[];
       const signals = (await records('signals')) as SignalRecord[];
-      const data: Record<string, unknown> = {};
-      for (const row of (await client.query(`SELECT name, entry FROM ${this.s}.data WHERE run_id = $1`, [id])).rows) {
-        data[row.name as string] = (row.entry as { value?: unknown }).value;
-      }
+      // Own properties even for a name like "__proto__", which an assignment would make the prototype.
+      const data: Record<string, unknown> = Object.fromEntries(
+        (await client.query(`SELECT name, entry FROM ${this.s}.data WHERE run_id = $1`, [id])).rows.map((row) => [
+          decodeText(row.name as string),
+          (row.entry as { value?: unknown }).value,
+        ]),
+      );
       const loaded: LoadedRun = { run, steps, calls, signals, data };
       const tree = (await client.query(`SELECT tree FROM ${this.s}.trees WHERE run_id = $1`, [id])).rows[0];
       if (tree !== undefined) loaded.tree = tree.tree;
@@ -131,12 +143,12 @@ export class PostgresRunStore implements RunStore {
 
   async putStep(runId: string, step: StepRecord): Promise<boolean> {
     checkStep(step);
-    return this.insertOnce('steps', runId, step.key, encodeJson(step, `Step "${step.key}"`));
+    return this.insertOnce('steps', runId, step.key, encodeJson(step, `Step "${step.key}"`), `Step key ${quoteName(step.key)}`);
   }
 
   async putCall(runId: string, call: CallRecord): Promise<boolean> {
     checkCall(call);
-    return this.insertOnce('calls', runId, call.key, encodeJson(call, `Call "${call.key}"`));
+    return this.insertOnce('calls', runId, call.key, encodeJson(call, `Call "${call.key}"`), `Call key ${quoteName(call.key)}`);
   }
 
   async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
@@ -163,8 +175,8 @@ export class PostgresRunStore implements RunStore {
     requirePositiveInteger('readEvents limit', options.limit, true);
     const result = await this.query(`SELECT seq, event FROM ${this.s}.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
       runId,
-      options.after ?? 0,
-      options.limit ?? null,
+      sqlAfter(options.after),
+      sqlLimit(options.limit),
     ]);
     if (result.rows.length === 0) await this.requireRun(runId);
     return result.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
@@ -174,7 +186,7 @@ export class PostgresRunStore implements RunStore {
     requireRunId(runId);
     checkSignal(signal);
     const text = encodeJson(signal, `Signal "${signal.name}"`);
-    await this.write(runId, `INSERT INTO ${this.s}.signals (run_id, record) VALUES ($1, $2::json)`, [runId, text], true);
+    await this.write(runId, `Signal ${quoteName(signal.name)}`, `INSERT INTO ${this.s}.signals (run_id, record) VALUES ($1, $2::json)`, [runId, text], true);
   }
 
   async putData(runId: string, name: string, value: unknown): Promise<void> {
@@ -182,15 +194,16 @@ export class PostgresRunStore implements RunStore {
     requireName('A data name', name);
     await this.write(
       runId,
+      `Data name ${quoteName(name)}`,
       `INSERT INTO ${this.s}.data (run_id, name, entry) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, name) DO UPDATE SET entry = EXCLUDED.entry`,
-      [runId, name, encodeJson({ value }, `Data "${name}"`)],
+      [runId, encodeText(name), encodeJson({ value }, `Data "${name}"`)],
     );
   }
 
   async putTree(runId: string, tree: unknown): Promise<void> {
     requireRunId(runId);
     const text = encodeJson(tree, `The tree of run "${runId}"`);
-    await this.write(runId, `INSERT INTO ${this.s}.trees (run_id, tree) VALUES ($1, $2::json) ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree`, [
+    await this.write(runId, 'The tree', `INSERT INTO ${this.s}.trees (run_id, tree) VALUES ($1, $2::json) ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree`, [
       runId,
       text,
     ]);
@@ -207,7 +220,7 @@ export class PostgresRunStore implements RunStore {
       `UPDATE ${this.s}.runs SET lease_owner = $2, lease_expires_at = $4,
          lease_token = CASE WHEN lease_owner = $2 AND lease_expires_at > $5 THEN lease_token ELSE $3 END
        WHERE id = $1 AND (lease_owner IS NULL OR lease_expires_at <= $5 OR lease_owner = $2) RETURNING lease_token`,
-      [runId, owner, randomUUID(), expiresAt, now],
+      [runId, encodeText(owner), randomUUID(), expiresAt, now],
     );
     const token = taken.rows[0]?.lease_token as string | undefined;
     if (token === undefined) {
@@ -236,16 +249,14 @@ export class PostgresRunStore implements RunStore {
   private async leaseHolder(runId: string): Promise<{ owner: string | undefined; expiresAt: number | undefined }> {
     const row = (await this.query(`SELECT lease_owner, lease_expires_at FROM ${this.s}.runs WHERE id = $1`, [runId])).rows[0];
     if (row === undefined) throw new RunNotFoundError(runId);
-    return { owner: (row.lease_owner as string | null) ?? undefined, expiresAt: (row.lease_expires_at as number | null) ?? undefined };
+    const owner = row.lease_owner as string | null;
+    return { owner: owner === null ? undefined : decodeText(owner), expiresAt: (row.lease_expires_at as number | null) ?? undefined };
   }
 
-  private async insertOnce(table: 'steps' | 'calls', runId: string, key: string, text: string): Promise<boolean> {
+  private async insertOnce(table: 'steps' | 'calls', runId: string, key: string, text: string, what: string): Promise<boolean> {
     requireRunId(runId);
-    const result = await this.write(runId, `INSERT INTO ${this.s}.${table} (run_id, key, record) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, key) DO NOTHING`, [
-      runId,
-      key,
-      text,
-    ]);
+    const sql = `INSERT INTO ${this.s}.${table} (run_id, key, record) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, key) DO NOTHING`;
+    const result = await this.write(runId, what, sql, [runId, encodeText(key), text]);
     return result.rowCount === 1;
   }
 
@@ -255,15 +266,16 @@ export class PostgresRunStore implements RunStore {
   }
 
   /**
-   * A write for a run: a missing run (the foreign key) is a `RunNotFoundError`. A record (not a
-   * checkpoint) commits asynchronously unless the policy is `every-record`.
+   * A write for a run: a missing run (the foreign key) is a `RunNotFoundError`, input PostgreSQL
+   * refuses a `RunStoreError` naming `what` and the run. A record (not a checkpoint) commits
+   * asynchronously unless the policy is `every-record`.
    */
-  private async write(runId: string, sql: string, values: unknown[], checkpoint = false): Promise<PgResultLike> {
+  private async write(runId: string, what: string, sql: string, values: unknown[], checkpoint = false): Promise<PgResultLike> {
     try {
       return await this.commit(sql, values, checkpoint);
     } catch (error) {
       if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) throw new RunNotFoundError(runId, { cause: error });
-      throw error;
+      throw refusedInput(error, `${what} of run "${runId}"`) ?? error;
     }
   }
 
@@ -299,10 +311,18 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  /** A missing table means `migrate()` was never run here: say so. */
+  /** A missing table means `migrate()` was never run here; a missing privilege needs a GRANT: say so. */
   private explain(error: unknown): unknown {
-    if ((error as { code?: unknown }).code === UNDEFINED_TABLE) {
+    const code = (error as { code?: unknown }).code;
+    if (code === UNDEFINED_TABLE) {
       return new RunStoreError(`The run store tables are missing in schema "${this.schema}": call store.migrate() once first.`, { cause: error });
+    }
+    if (code === INSUFFICIENT_PRIVILEGE) {
+      return new RunStoreError(
+        `The database role may not use the run store tables in schema "${this.schema}" (${(error as Error).message}): ` +
+          'grant it USAGE on the schema and SELECT, INSERT, UPDATE, DELETE on its tables.',
+        { cause: error },
+      );
     }
     return error;
   }

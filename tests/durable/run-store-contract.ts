@@ -315,5 +315,89 @@ export function runStoreContract(name: string, open: () => Promise<StoreHarness>
       expect(await rejection(store.getRun('r'))).toBeInstanceOf(Error);
       await store.close();
     }));
+
+    it('data named __proto__ comes back as an own property and leaves data a plain object', withStore(async ({ store, reopen }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      await store.putData('r', '__proto__', { polluted: true });
+      await store.putData('r', 'constructor', 'c');
+      await store.putData('r', 'plan', 'p');
+      // A value with an own "__proto__" key (as JSON.parse makes it) comes back the same way.
+      const parsed: unknown = JSON.parse('{"__proto__":{"x":1},"y":2}');
+      await store.putStep('r', step('s', parsed));
+      const other = await reopen();
+      try {
+        for (const loaded of [await store.loadRun('r'), await other.loadRun('r')]) {
+          const { data } = loaded;
+          expect(Object.getPrototypeOf(data)).toBe(Object.prototype);
+          expect(Object.keys(data).sort()).toEqual(['__proto__', 'constructor', 'plan']);
+          expect(Object.getOwnPropertyDescriptor(data, '__proto__')).toEqual({ value: { polluted: true }, writable: true, enumerable: true, configurable: true });
+          expect((data as { polluted?: unknown }).polluted).toBeUndefined();
+          expect(data.constructor).toBe('c');
+          const value = loaded.steps[0]?.value as object;
+          expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+          expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({ x: 1 });
+          expect(JSON.stringify(value)).toBe('{"__proto__":{"x":1},"y":2}');
+        }
+      } finally {
+        await other.close();
+      }
+    }));
+
+    it('keys and names with U+0000, U+0001 or lone surrogates are kept exactly, distinct and written once', withStore(async ({ store, reopen }) => {
+      // Pairs a lossy or naive escaping would merge: each must stay its own key.
+      const names = ['k\u0000', 'k', 'k\u00010000', 'k\u0001', 'k\\0', 'k\ud800', 'k\udbff', 'k\udc00x', 'k\u0000\u0000'];
+      await store.createRun({ id: 'r', rootName: 'Root\u0000A' });
+      await store.createRun({ id: 'r2', rootName: 'Root' });
+      for (const [i, name] of names.entries()) {
+        expect(await store.putStep('r', step(name, `v\u0000${i}`)), JSON.stringify(name)).toBe(true);
+        expect(await store.putCall('r', call(name, `a\u0000${i}`)), JSON.stringify(name)).toBe(true);
+        await store.putData('r', name, `d\u0000${i}`);
+        await store.putSignal('r', { name, value: `s\u0000${i}`, at: i });
+      }
+      for (const name of names) {
+        expect(await store.putStep('r', step(name, 'again')), JSON.stringify(name)).toBe(false);
+        expect(await store.putCall('r', call(name, 'again')), JSON.stringify(name)).toBe(false);
+      }
+      await store.updateRun('r', { status: 'suspended', waitingFor: { name: 'go\u0000', since: 1 } });
+      expect(await store.appendEvents('r', [{ type: 'e\u0000', ['k\u0000']: '\u0000' }])).toEqual({ first: 1, last: 1 });
+      const lease = await store.acquireLease('r', 'worker\u0000a', 1000);
+      const refused = await rejection(store.acquireLease('r', 'worker', 1000));
+      expect(refused).toBeInstanceOf(RunLeaseError);
+      expect((refused as RunLeaseError).holder).toBe('worker\u0000a');
+      await lease.release();
+      const other = await reopen();
+      try {
+        for (const reader of [store, other]) {
+          const loaded = await reader.loadRun('r');
+          expect(loaded.run.rootName).toBe('Root\u0000A');
+          expect(loaded.run.waitingFor?.name).toBe('go\u0000');
+          expect(loaded.steps).toEqual(names.map((name, i) => step(name, `v\u0000${i}`)));
+          expect(loaded.calls).toEqual(names.map((name, i) => call(name, `a\u0000${i}`)));
+          expect(loaded.signals).toEqual(names.map((name, i) => ({ name, value: `s\u0000${i}`, at: i })));
+          expect(Object.entries(loaded.data).sort(([a], [b]) => (a < b ? -1 : 1))).toEqual(
+            names.map((name, i) => [name, `d\u0000${i}`]).sort(([a], [b]) => ((a as string) < (b as string) ? -1 : 1)),
+          );
+          expect(await reader.readEvents('r')).toEqual([{ seq: 1, event: { type: 'e\u0000', ['k\u0000']: '\u0000' } }]);
+          expect((await reader.listRuns({ rootName: 'Root\u0000A' })).map((r) => r.id)).toEqual(['r']);
+          expect((await reader.listRuns({ rootName: 'Root' })).map((r) => r.id)).toEqual(['r2']);
+        }
+        expect(await other.putStep('r', step('k\u0000', 'again'))).toBe(false);
+      } finally {
+        await other.close();
+      }
+    }));
+
+    it('readEvents and listRuns: an after or limit out of the usual range reads, one that is not a number is a UsageError', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      await store.appendEvents('r', [{ type: 'a' }, { type: 'b' }, { type: 'c' }]);
+      expect((await store.readEvents('r', { after: 1.5 })).map((e) => e.seq)).toEqual([2, 3]);
+      expect((await store.readEvents('r', { after: -7 })).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(await store.readEvents('r', { after: 2 ** 70 })).toEqual([]);
+      expect((await store.readEvents('r', { limit: 1e300 })).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect((await store.listRuns({ limit: 1e300 })).map((r) => r.id)).toEqual(['r']);
+      expect(await rejection(store.readEvents('r', { after: 'x' as never }))).toBeInstanceOf(UsageError);
+      expect(await rejection(store.readEvents('r', { after: Number.NaN }))).toBeInstanceOf(UsageError);
+      expect(await rejection(store.listRuns({ rootName: 5 as never }))).toBeInstanceOf(UsageError);
+    }));
   });
 }
