@@ -2,7 +2,7 @@ import { RunStoreError } from '../durable/run-store-errors.js';
 
 /** SQLSTATE classes of errors the values sent caused: data exceptions and program limits. */
 const INPUT_CLASSES = ['22', '54'];
-const INDEX_ROW_SIZE = /index row size/i;
+const INDEX_ROW_SIZE = /index row (size|requires)/i;
 
 /** A key or name as a message shows it: visible control characters, cut when long. */
 export function quoteName(name: string): string {
