@@ -41,7 +41,7 @@ const layers = {
   agent: ['cache', 'core', 'errors', 'goal-plans', 'goals', 'mcp', 'prompt', 'reflection', 'secrets', 'tools', 'trajectory', 'types', 'util', 'validation'],
   introspection: ['agent', 'cache', 'core', 'errors', 'goals', 'prompt', 'tools', 'types', 'util', 'validation'],
   'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
-  replay: ['agent', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
+  replay: ['agent', 'cache', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
   cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util', 'viewer'],
   // The local web viewer (decision 0036): serves the debugger's view of a live or loaded tree.
   viewer: ['debugger', 'errors', 'types', 'util'],

@@ -58,7 +58,7 @@ export class DbosJournal implements RunJournal, CallJournal {
       () =>
         this.relayed(async () => {
           live = await run();
-          return recordCall(live);
+          return recordCall(call, live);
         }),
       { name: `agent:${call.agentName}` },
     );

@@ -1,5 +1,5 @@
 import type { PromptCall, PromptOutcome } from '../agent/prompt-call.js';
-import type { ToolCallRecord } from '../agent/tool-call-record.js';
+import { replayedToolCalls, storeToolCalls, type StoredToolCall } from '../agent/stored-tool-calls.js';
 import type { TokenUsage } from '../types/usage.js';
 import { DbosReplayError } from './dbos-errors.js';
 
@@ -8,15 +8,16 @@ export interface RecordedCall {
   readonly answer: unknown;
   readonly usage: TokenUsage;
   readonly model: string;
-  readonly toolCalls: ReadonlyArray<{ name: string; kind: 'local' | 'mcp'; isError: boolean; output: string }>;
+  readonly toolCalls: readonly StoredToolCall[];
 }
 
-export function recordCall<T>(outcome: PromptOutcome<T>): RecordedCall {
+/** What DBOS records of `outcome`; tool outputs are masked with the call's secrets (DBOS keeps them in its database). */
+export function recordCall<T>(call: PromptCall<T>, outcome: PromptOutcome<T>): RecordedCall {
   return {
     answer: outcome.answerData ?? null,
     usage: outcome.usage,
     model: outcome.model,
-    toolCalls: outcome.toolCalls.map((tool) => ({ name: tool.name, kind: tool.kind, isError: tool.isError, output: tool.output.slice(0, 2_000) })),
+    toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
   };
 }
 
@@ -29,16 +30,7 @@ export function replayCall<T>(call: PromptCall<T>, recorded: RecordedCall): Prom
       { cause: parsed.error },
     );
   }
-  const toolCalls: ToolCallRecord[] = recorded.toolCalls.map((tool, index) => ({
-    toolUseId: `replayed-${index}`,
-    name: tool.name,
-    kind: tool.kind,
-    input: undefined,
-    output: tool.output,
-    isError: tool.isError,
-    duration: 0,
-    replayed: true,
-  }));
+  const toolCalls = replayedToolCalls(recorded.toolCalls);
   return {
     value: parsed.data,
     answerData: recorded.answer,

@@ -11,6 +11,8 @@ export interface WaitingFor {
   name: string;
   since: number;
   timeoutAt?: number;
+  /** The wait's schema as JSON Schema, so `signal()` can check a value without the workflow code. */
+  schema?: unknown;
 }
 
 /** One durable run as a store keeps it; times are epoch milliseconds. */

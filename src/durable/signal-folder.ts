@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames } from './journal-frame.js';
+import { readFileNoFollowSync } from './no-follow.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-modes.js';
 import { RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
 import { syncDirectory } from './sync-write.js';
 
@@ -56,7 +58,7 @@ export function appendSignal(dir: string, payload: string, fsync: boolean, owner
     throw new RunValueError(`A signal of ${frame.length} bytes is larger than the store takes (${MAX_RECORD_BYTES}).`);
   }
   requireRealFolder(dir);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = join(dir, `.${randomUUID()}.tmp`);
   try {
     try {
@@ -83,7 +85,7 @@ export function appendSignal(dir: string, payload: string, fsync: boolean, owner
 }
 
 function writeWhole(path: string, frame: Buffer, fsync: boolean): void {
-  const fd = openSync(path, 'wx', 0o600);
+  const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
   try {
     let written = 0;
     while (written < frame.length) {
@@ -103,7 +105,7 @@ export function readSignals(dir: string): unknown[] {
   const signals: unknown[] = [];
   for (const n of signalNumbers(dir)) {
     const path = join(dir, fileName(n));
-    const scanned = scanFrames(readFileSync(path), path);
+    const scanned = scanFrames(readFileNoFollowSync(path), path);
     // Files are linked in whole: anything short of one good record is damage, not a torn write.
     if (scanned.torn !== undefined || scanned.payloads.length !== 1) {
       throw new RunStoreCorruptError(path, `does not hold exactly one whole signal${scanned.torn !== undefined ? ` (${scanned.torn.why})` : ''}.`);

@@ -31,6 +31,8 @@ export interface CallRecord {
 
 /** A value sent to a run from outside (`signal(runId, name, value)`). */
 export interface SignalRecord {
+  /** Tells this signal from others of the same name (set by `signal()`). */
+  id?: string;
   name: string;
   value: unknown;
   at: number;

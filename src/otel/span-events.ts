@@ -90,10 +90,13 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
     case 'stepReplayed':
       return { name: 'groundswell.step_replayed', attributes: { 'groundswell.status': event.status } };
     case 'waitStarted':
-    case 'signalReceived': {
+    case 'signalReceived':
+    case 'signalRejected': {
       const attributes: Attributes = { 'groundswell.signal.name': event.name };
       if (event.timeoutAt !== undefined) attributes['groundswell.signal.timeout_at'] = event.timeoutAt;
-      return { name: event.type === 'waitStarted' ? 'groundswell.wait_started' : 'groundswell.signal_received', attributes };
+      if (event.reason !== undefined) attributes['groundswell.signal.rejected_because'] = event.reason;
+      const names = { waitStarted: 'groundswell.wait_started', signalReceived: 'groundswell.signal_received', signalRejected: 'groundswell.signal_rejected' };
+      return { name: names[event.type], attributes };
     }
     case 'mcpEvent':
       if (event.phase === 'call') return undefined;

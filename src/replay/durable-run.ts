@@ -1,25 +1,31 @@
-import { RunSuspendedError } from '../errors/workflow-error.js';
+import { RunSuspendedError, WorkflowError } from '../errors/workflow-error.js';
+import { replayedToolCalls, storeToolCalls } from '../agent/stored-tool-calls.js';
+import { maskForRun } from '../core/run-secrets.js';
 import type { CallJournal } from '../agent/call-journal.js';
 import type { PromptCall, PromptOutcome } from '../agent/prompt-call.js';
-import type { ToolCallRecord } from '../agent/tool-call-record.js';
 import type { RunJournal, StepIdentity, StepReplay, WaitOptions, WaitSchema } from '../core/run-journal.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import type { LoadedRun, RunStore } from '../durable/run-store.js';
-import type { CallRecord, StepRecord } from '../durable/stored-records.js';
+import type { CallRecord, SignalRecord, StepRecord } from '../durable/stored-records.js';
 import { exportRun } from '../debugger/run-export.js';
-import { serializeError } from '../util/serialize-error.js';
-
-const TREE_EVERY_MS = 5_000;
-const CHECKPOINT_DATA = 'checkpoint:';
+import type { SerializedError } from '../util/serialize-error.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { WorkflowEvent } from '../types/events.js';
 import type { TrajectoryCheckpoint } from '../types/trajectory.js';
-import { ReplayedStepError, ReplayMismatchError, WaitTimeoutError } from './replay-errors.js';
+import { ReplayMismatchError, WaitTimeoutError } from './replay-errors.js';
 import { RunPaths } from './run-paths.js';
 import { callFingerprint, stepFingerprint } from './step-key.js';
-import { signalSchemaName, storeSignalSchema } from './signal-schema.js';
+import { signalRejected } from './signal-rejections.js';
+import { waitSchemaJson } from './signal-schema.js';
+import { rebuildError, storeError, type StoredError } from './stored-error.js';
+
+const TREE_EVERY_MS = 5_000;
+const CHECKPOINT_DATA = 'checkpoint:';
+
+/** A step error as stored: its own error, and whether the step's WorkflowError wrapped it. */
+type StoredStepError = SerializedError & { thrown?: StoredError; wrapped?: boolean };
 
 /**
  * One durable run in this process: serves what the store holds for the run (settled steps,
@@ -29,7 +35,9 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly paths = new RunPaths();
   private readonly steps = new Map<string, StepRecord>();
   private readonly calls = new Map<string, CallRecord>();
-  private readonly signals = new Map<string, unknown[]>();
+  private readonly signals = new Map<string, SignalRecord[]>();
+  // Per signal name: how many of its signals earlier waits took or refused.
+  private readonly signalCursor = new Map<string, number>();
   private readonly fingerprints = new WeakMap<TreeNode, string>();
   private readonly callKeys = new WeakMap<TreeNode, string>();
   // What the run waited for when it was stored, for a wait's since/timeout across processes.
@@ -59,7 +67,7 @@ export class DurableRun implements RunJournal, CallJournal {
     }
     for (const signal of loaded?.signals ?? []) {
       const list = this.signals.get(signal.name) ?? [];
-      list.push(signal.value);
+      list.push(signal);
       this.signals.set(signal.name, list);
     }
     this.waitingSince = loaded?.run.waitingFor;
@@ -129,8 +137,7 @@ export class DurableRun implements RunJournal, CallJournal {
       );
     }
     if (stored.status === 'completed') return { status: 'completed', value: stored.value };
-    const error = stored.error;
-    return { status: 'failed', error: new ReplayedStepError(error?.message ?? 'failed', error?.name ?? 'Error') };
+    return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined) };
   }
 
   async stepSettled(workflow: Workflow, node: TreeNode, outcome: StepReplay): Promise<void> {
@@ -141,7 +148,7 @@ export class DurableRun implements RunJournal, CallJournal {
       status: outcome.status,
       ...(outcome.status === 'completed'
         ? outcome.value === undefined ? {} : { value: outcome.value }
-        : { error: serializeError(outcome.error) }),
+        : { error: stepError(workflow, node, outcome.error) }),
       ...(fingerprint !== undefined ? { fingerprint } : {}),
       at: this.now(),
     };
@@ -156,7 +163,7 @@ export class DurableRun implements RunJournal, CallJournal {
     if (call.tree.node !== undefined) this.callKeys.set(call.tree.node, key);
     const stored = this.calls.get(key);
     if (stored === undefined) return undefined;
-    const fingerprint = callFingerprint(call.plan.model, call.plan.system, call.plan.userContent);
+    const fingerprint = callFingerprint(call);
     const parsed = call.prompt.responseFormat.safeParse(stored.answer);
     if ((stored.fingerprint !== undefined && stored.fingerprint !== fingerprint) || !parsed.success) {
       throw new ReplayMismatchError(
@@ -174,7 +181,7 @@ export class DurableRun implements RunJournal, CallJournal {
       model: stored.model,
       cached: false,
       replayed: true,
-      toolCalls: replayedTools(stored.toolCalls),
+      toolCalls: replayedToolCalls(stored.toolCalls),
     };
   }
 
@@ -190,34 +197,40 @@ export class DurableRun implements RunJournal, CallJournal {
       answer: outcome.answerData,
       usage,
       model: outcome.model,
-      fingerprint: callFingerprint(call.plan.model, call.plan.system, call.plan.userContent),
-      toolCalls: outcome.toolCalls.map((tool) => ({ name: tool.name, kind: tool.kind, isError: tool.isError, output: tool.output.slice(0, 2_000) })),
+      fingerprint: callFingerprint(call),
+      // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).
+      toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
       at: this.now(),
     });
   }
 
   async waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T> {
-    const occurrence = this.paths.wait(name);
+    this.paths.wait(name);
+    // The next signal of this name that the wait's own schema takes; one it refuses is rejected
+    // (reported, skipped) and the run keeps waiting: a bad signal never fails a run.
     const values = this.signals.get(name) ?? [];
-    if (occurrence < values.length) {
-      const parsed = schema.safeParse(values[occurrence]);
-      if (!parsed.success) {
-        throw new ReplayMismatchError(`wait:${name}#${occurrence}`, `Signal "${name}" of run "${this.runId}" does not fit the schema of waitFor("${name}").`);
+    for (let index = this.signalCursor.get(name) ?? 0; index < values.length; index += 1) {
+      this.signalCursor.set(name, index + 1);
+      const signal = values[index] as SignalRecord;
+      const problems = refusal(schema, signal.value);
+      if (problems === undefined) {
+        workflow.emit(node, { type: 'signalReceived', name });
+        return (schema.safeParse(signal.value) as { data: T }).data;
       }
-      workflow.emit(node, { type: 'signalReceived', name });
-      return parsed.data;
+      workflow.emit(node, { type: 'signalRejected', name, reason: problems });
+      signalRejected(this.runId, signal, problems);
     }
     const earlier = this.waitingSince?.name === name ? this.waitingSince : undefined;
     const since = earlier?.since ?? this.now();
     const timeoutAt = earlier !== undefined ? earlier.timeoutAt : options.timeout !== undefined ? since + options.timeout : undefined;
     if (timeoutAt !== undefined && this.now() >= timeoutAt) throw new WaitTimeoutError(name, timeoutAt);
     workflow.emit(node, { type: 'waitStarted', name, ...(timeoutAt !== undefined ? { timeoutAt } : {}) });
-    await storeSignalSchema(this.store, this.runId, signalSchemaName(name), schema);
+    const schemaJson = await waitSchemaJson(schema);
     await this.flush();
     await this.storeTree();
     await this.store.updateRun(this.runId, {
       status: 'suspended',
-      waitingFor: { name, since, ...(timeoutAt !== undefined ? { timeoutAt } : {}) },
+      waitingFor: { name, since, ...(timeoutAt !== undefined ? { timeoutAt } : {}), ...(schemaJson !== undefined ? { schema: schemaJson } : {}) },
     });
     this.suspended = true;
     throw new RunSuspendedError(`Run "${this.runId}" is suspended: it waits for signal "${name}".`, {
@@ -228,16 +241,44 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 }
 
-function replayedTools(stored: unknown): ToolCallRecord[] {
-  if (!Array.isArray(stored)) return [];
-  return stored.map((tool: { name?: string; kind?: 'local' | 'mcp'; isError?: boolean; output?: string }, index) => ({
-    toolUseId: `replayed-${index}`,
-    name: tool.name ?? 'unknown',
-    kind: tool.kind ?? 'local',
-    input: undefined,
-    output: tool.output ?? '',
-    isError: tool.isError === true,
-    duration: 0,
-    replayed: true,
-  }));
+/** Why `schema` refuses `value` (its first problems), or undefined when it takes it. A schema that throws refuses. */
+function refusal(schema: WaitSchema<unknown>, value: unknown): string | undefined {
+  try {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return undefined;
+    const issues = (parsed.error as { issues?: Array<{ path?: unknown[]; message?: string }> } | undefined)?.issues;
+    if (!Array.isArray(issues) || issues.length === 0) return 'the value does not fit the schema';
+    return issues
+      .slice(0, 3)
+      .map((issue) => `${Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join('.') : 'value'}: ${issue.message ?? 'invalid'}`)
+      .join('; ');
+  } catch (error) {
+    return `the schema threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * What a failed step stores: the error as the step raised it, and the user's own error it wraps,
+ * masked with the run's secrets (the journal outlives the process).
+ */
+function stepError(workflow: Workflow, node: TreeNode, error: Error): StoredStepError {
+  const wrapped = error instanceof WorkflowError && error.nodeId === node.id && error.cause !== undefined;
+  const thrown = storeError(wrapped ? error.cause : error);
+  return maskForRun(workflow, { name: thrown.name, message: (wrapped ? error : thrown).message, thrown, wrapped });
+}
+
+/**
+ * The stored failure as the step raises it again: the user's error rebuilt (name, message, code,
+ * own fields, cause chain) and wrapped the way the live step wrapped it, so a `catch` that branches
+ * on them takes the same branch after a resume.
+ */
+function replayedFailure(workflow: Workflow, node: TreeNode, stored: StoredStepError | undefined): Error {
+  // Records from before errors were stored whole hold only a name and message.
+  const thrown = rebuildError(stored?.thrown ?? (stored?.cause as StoredError | undefined) ?? stored);
+  if (stored?.wrapped === false) {
+    const error = new WorkflowError(stored.message, workflow.errorDetails(node, thrown.cause));
+    Object.defineProperty(error, 'name', { value: thrown.name, writable: true, configurable: true });
+    return error;
+  }
+  return thrown;
 }

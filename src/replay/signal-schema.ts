@@ -1,23 +1,18 @@
-import type { RunStore } from '../durable/run-store.js';
-
-/** Where a wait's schema is kept (as JSON Schema), so `signal()` can check a value without the code. */
-export function signalSchemaName(name: string): string {
-  return `signal-schema:${name}`;
-}
-
-/** Stores the JSON Schema of a zod schema; a schema zod cannot describe is simply not stored. */
-export async function storeSignalSchema(store: RunStore, runId: string, dataName: string, schema: unknown): Promise<void> {
-  let json: unknown;
+/** A wait's schema as JSON Schema (kept with the waiting run); undefined when zod cannot describe it. */
+export async function waitSchemaJson(schema: unknown): Promise<unknown> {
   try {
     const { z } = await import('zod');
-    json = z.toJSONSchema(schema as Parameters<typeof z.toJSONSchema>[0], { unrepresentable: 'any' });
+    return z.toJSONSchema(schema as Parameters<typeof z.toJSONSchema>[0], { unrepresentable: 'any' });
   } catch {
-    return;
+    return undefined;
   }
-  await store.putData(runId, dataName, json);
 }
 
-/** Checks `value` against a stored JSON Schema; returns the problems, or undefined when it fits. */
+/**
+ * Checks `value` against a stored JSON Schema; returns the problems, or undefined when it fits.
+ * The JSON form loses refinements, transforms and dates, so passing here is no promise: the
+ * resumed wait checks again with the real schema and rejects what that refuses.
+ */
 export async function signalProblems(schemaJson: unknown, value: unknown): Promise<string | undefined> {
   const { z } = await import('zod');
   let schema;

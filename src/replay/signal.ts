@@ -1,8 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { UsageError } from '../errors/groundswell-error.js';
+import { isSuspension } from '../errors/predicates.js';
 import type { RunStore } from '../durable/run-store.js';
+import { RunNotFoundError } from '../durable/run-store-errors.js';
 import { resume, type ResumeOptions } from './resume.js';
 import { RunFinishedError, SignalValueError } from './replay-errors.js';
-import { signalProblems, signalSchemaName } from './signal-schema.js';
+import { onSignalRejected } from './signal-rejections.js';
+import { signalProblems } from './signal-schema.js';
 
 export interface SignalOptions {
   readonly store: RunStore;
@@ -13,26 +17,40 @@ export interface SignalOptions {
 
 /**
  * Sends `value` to a durable run under `name`, from any process. A run that waits for it checks the
- * value with the wait's schema first: a value it refuses is a `SignalValueError` and nothing is
- * stored. With `workflows`, the run resumes in this process.
+ * value with the wait's schema (as JSON Schema) first: a value it refuses is a `SignalValueError`
+ * and nothing is stored. With `workflows`, the run resumes in this process, where the wait's real
+ * schema checks the value again: a value it refuses is a `SignalValueError` too, and the run stays
+ * suspended. A signal never fails a run.
  */
 export async function signal(runId: string, name: string, value: unknown, options: SignalOptions): Promise<unknown> {
   if (typeof name !== 'string' || name.trim() === '') throw new UsageError('signal() needs a non-empty signal name.');
   const { store } = options;
-  // One read: loadRun refuses an unknown id with RunNotFoundError.
-  const loaded = await store.loadRun(runId);
-  const run = loaded.run;
+  // The run record only: sending a signal costs the same whatever the run holds already.
+  const run = await store.getRun(runId);
+  if (run === undefined) throw new RunNotFoundError(runId);
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
     throw new RunFinishedError(`Run "${runId}" has ${run.status === 'cancelled' ? 'been cancelled' : run.status}; it takes no more signals.`);
   }
-  const schema = loaded.data[signalSchemaName(name)];
+  const schema = run.waitingFor?.name === name ? run.waitingFor.schema : undefined;
   if (schema !== undefined) {
     const problems = await signalProblems(schema, value);
     if (problems !== undefined) {
       throw new SignalValueError(`signal("${runId}", "${name}"): the value does not fit what the run waits for (${problems}); nothing was stored.`);
     }
   }
-  await store.putSignal(runId, { name, value, at: Date.now() });
+  const id = randomUUID();
+  await store.putSignal(runId, { id, name, value, at: Date.now() });
   if (options.workflows === undefined || run.status !== 'suspended') return undefined;
-  return resume(runId, { store, workflows: options.workflows, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
+  let rejected: string | undefined;
+  const stop = onSignalRejected(id, (reason) => (rejected = reason));
+  try {
+    return await resume(runId, { store, workflows: options.workflows, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
+  } catch (error) {
+    if (rejected !== undefined && isSuspension(error)) {
+      throw new SignalValueError(`signal("${runId}", "${name}"): the waiting step refused the value (${rejected}); the run still waits.`, { cause: error });
+    }
+    throw error;
+  } finally {
+    stop();
+  }
 }

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type { PromptCall } from '../agent/prompt-call.js';
+import { schemaHash } from '../cache/schema-hash.js';
 import type { StepIdentity } from '../core/run-journal.js';
 
 /**
@@ -11,9 +14,25 @@ export function stepFingerprint(identity: StepIdentity): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-/** A call's fingerprint: what was asked of which model. */
-export function callFingerprint(model: string, system: string | undefined, user: string): string {
-  return createHash('sha256').update(JSON.stringify([model, system ?? null, user])).digest('hex').slice(0, 32);
+/**
+ * A call's fingerprint: what was asked of which model, and the answer's schema (the hash the
+ * prompt cache uses), so a changed schema is a mismatch even when the stored answer still parses.
+ */
+export function callFingerprint<T>(call: PromptCall<T>): string {
+  const { model, system, userContent } = call.plan;
+  return createHash('sha256')
+    .update(JSON.stringify([model, system ?? null, userContent, answerSchemaHash(call.prompt.responseFormat)]))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+function answerSchemaHash(schema: unknown): string {
+  try {
+    return schemaHash(schema as z.core.$ZodType);
+  } catch {
+    // A schema too deep to hash: its JSON form stands in (still changes when the schema does).
+    return 'unhashable';
+  }
 }
 
 // Arguments that JSON cannot show (functions, cycles) count by their kind only.

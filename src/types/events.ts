@@ -61,12 +61,17 @@ export interface StepReplayedEvent extends EventBase {
   readonly name: string;
   readonly status: 'completed' | 'failed';
 }
-/** A durable run waits for a signal (`waitFor`); `signalReceived` when the value arrived. */
+/**
+ * A durable run waits for a signal (`waitFor`); `signalReceived` when the value arrived;
+ * `signalRejected` when a signal's value did not fit the wait's schema (the run keeps waiting).
+ */
 export interface RunWaitEvent extends EventBase {
-  readonly type: 'waitStarted' | 'signalReceived';
+  readonly type: 'waitStarted' | 'signalReceived' | 'signalRejected';
   readonly name: string;
   /** When the wait times out (epoch ms), if it has a timeout. */
   readonly timeoutAt?: number;
+  /** Why a signal was rejected. */
+  readonly reason?: string;
 }
 export interface StepRetryEvent extends EventBase {
   readonly type: 'stepRetry';

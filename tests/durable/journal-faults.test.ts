@@ -4,8 +4,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JournalRunStore, RunStoreError } from 'groundswell/durable';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeFrame } from '../../src/durable/journal-frame.js';
 
 // Fault injection: writeSync goes through this switch (every other fs function is the real one).
@@ -35,6 +34,15 @@ vi.mock('node:fs', async (importOriginal) => {
     return (real.writeSync as (...a: unknown[]) => number)(fd, buffer, offset, length, ...rest);
   }) as typeof real.writeSync;
   return { ...real, default: { ...real, openSync, writeSync }, openSync, writeSync };
+});
+
+// Test files share module instances (isolate: false): the store is loaded afresh here so that it
+// sees the mocked node:fs even when another file in this worker loaded it first.
+let JournalRunStore: typeof import('groundswell/durable').JournalRunStore;
+let RunStoreError: typeof import('groundswell/durable').RunStoreError;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ JournalRunStore, RunStoreError } = await import('groundswell/durable'));
 });
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
