@@ -250,6 +250,7 @@ function notesOf(node: WorkflowNode): string {
     else if (event.type === 'stepReplayed' || (event.type === 'agentPromptEnd' && event.replayed === true)) cache = '(replayed)';
     else if (event.type === 'waitStarted') cache = `(waits for signal "${event.name}")`;
     else if (event.type === 'signalReceived') cache = `(signal "${event.name}" received)`;
+    else if (event.type === 'signalRejected') cache = `(signal "${event.name}" rejected: ${event.reason ?? 'does not fit'})`;
   }
   const notes: string[] = [];
   if (model) notes.push(`(${model})`);
