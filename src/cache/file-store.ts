@@ -4,6 +4,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors/groundswell-error.js';
 import { writeFileAtomically } from '../util/atomic-write.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-modes.js';
 import type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache.js';
 import type { CacheEntryHeader } from './cache-entry-header.js';
 import { CacheStoreError } from './cache-store-error.js';
@@ -14,7 +15,7 @@ import { parseEntry, type StoredEntry } from './stored-entry.js';
 import { removeStaleTempFiles, tempPath } from './temp-files.js';
 
 export interface FileCacheStoreOptions {
-  /** Directory holding one JSON file per entry; created if missing. */
+  /** Directory holding one JSON file per entry; created if missing (0700; its files are 0600). */
   dir: string;
   /** Default time to live; entries without one never expire. */
   ttlMs?: number;
@@ -67,7 +68,9 @@ export class FileCacheStore implements Cache {
     this.clock = options.clock ?? Date;
     this.staleTempMs = options.staleTempMs ?? DEFAULT_STALE_TEMP_MS;
     try {
-      mkdirSync(this.dir, { recursive: true });
+      // Entries hold prompts and answers: what this creates is the user's alone. A folder that
+      // exists already keeps its mode (the user chose it); the files in it are private anyway.
+      mkdirSync(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       removeStaleTempFiles(this.dir, this.staleTempMs);
       this.files = new Set(readdirSync(this.dir).filter((name) => ENTRY_FILE.test(name)));
     } catch (error) {
@@ -195,7 +198,7 @@ export class FileCacheStore implements Cache {
 
   /** Temp file, then rename (the temp name is the store's own, so a killed writer's leftover is swept). */
   private writeAtomically(name: string, text: string): Promise<void> {
-    return writeFileAtomically(join(this.dir, name), text, tempPath(this.dir, name));
+    return writeFileAtomically(join(this.dir, name), text, tempPath(this.dir, name), PRIVATE_FILE_MODE);
   }
 
   /** The injected clock's reading; a time that is not finite would write an entry that never expires. */
