@@ -3,6 +3,7 @@ import { RunNotFoundError } from '../durable/run-store-errors.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
+import { WorkflowsModuleError } from './load-workflows.js';
 
 /**
  * Prints why a command failed, never a stack trace, and returns the exit code: 2 with the usage
@@ -14,7 +15,7 @@ export function reportError(error: unknown, io: CliIo, usage: string): number {
     return 2;
   }
   // These messages say all there is; the class name adds nothing.
-  if (error instanceof RunNotFoundError || error instanceof RunExportError) {
+  if (error instanceof RunNotFoundError || error instanceof RunExportError || error instanceof WorkflowsModuleError) {
     io.err(inertText(error.message));
     return 1;
   }

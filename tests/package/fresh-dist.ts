@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { join, relative } from 'node:path';
 import { runProcess, npmCommand } from './run-process.js';
 
@@ -49,11 +50,52 @@ export function distStaleness(root: string): string | undefined {
  * CI builds before testing, so there this is a no-op.
  */
 export async function ensureFreshDist(root: string, log: (line: string) => void): Promise<void> {
-  const stale = distStaleness(root);
-  if (stale === undefined) return;
-  log(`pack test: ${stale}; running npm run build first`);
-  const npm = npmCommand();
-  await runProcess(npm.file, [...npm.args, 'run', 'build'], { cwd: root, label: 'npm run build' });
-  const still = distStaleness(root);
-  if (still !== undefined) throw new Error(`dist/ is still stale after npm run build: ${still}`);
+  if (distStaleness(root) === undefined) return;
+  // Several test files need dist/: one builds, the others wait and find it fresh (a build wipes dist/ first).
+  await withBuildLock(root, async () => {
+    const stale = distStaleness(root);
+    if (stale === undefined) return;
+    log(`${stale}; running npm run build first`);
+    const npm = npmCommand();
+    await runProcess(npm.file, [...npm.args, 'run', 'build'], { cwd: root, label: 'npm run build' });
+    const still = distStaleness(root);
+    if (still !== undefined) throw new Error(`dist/ is still stale after npm run build: ${still}`);
+  });
+}
+
+/** Runs `work` holding .tmp/build.lock (a folder naming its process; a dead holder's lock is taken over). */
+async function withBuildLock(root: string, work: () => Promise<void>): Promise<void> {
+  const lock = join(root, '.tmp', 'build.lock');
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!holderAlive(join(lock, 'pid'))) rmSync(lock, { recursive: true, force: true });
+      else await sleep(250);
+    }
+  }
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function holderAlive(pidFile: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, 'utf8'));
+  } catch {
+    return true; // the holder has made the folder but not written its pid yet
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
