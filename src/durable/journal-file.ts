@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames, type TornTail } from './journal-frame.js';
 import { APPEND_NO_FOLLOW, readFileNoFollowSync } from './no-follow.js';
@@ -14,21 +14,27 @@ export interface RecoveredTail extends TornTail {
 
 /** The records of a journal file; a missing file has none. */
 export function readJournal(path: string, onTorn: (tail: RecoveredTail) => void): unknown[] {
+  return readJournalSized(path, onTorn).records;
+}
+
+/** The records of a journal file and where its valid records end (its length when nothing is torn). */
+export function readJournalSized(path: string, onTorn: (tail: RecoveredTail) => void): { records: unknown[]; end: number } {
   let buf: Buffer;
   try {
     buf = readFileNoFollowSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], end: 0 };
     throw error;
   }
   const scanned = scanFrames(buf, path);
   if (scanned.torn !== undefined) onTorn({ ...scanned.torn, file: path, truncated: false });
-  return scanned.payloads.map((payload, i) => parsePayload(payload, path, i));
+  return { records: scanned.bodies.map((body, i) => parseBody(body, path, i)), end: scanned.end };
 }
 
-function parsePayload(payload: string, path: string, index: number): unknown {
+/** One record's JSON (decoded here, so a caller that needs only some records pays only for those). */
+export function parseBody(body: Buffer, path: string, index: number): unknown {
   try {
-    return JSON.parse(payload);
+    return JSON.parse(body.toString('utf8'));
   } catch (error) {
     throw new RunStoreCorruptError(path, `record ${index + 1} holds no JSON although its checksum matches.`, { cause: error });
   }
@@ -57,12 +63,20 @@ export class JournalFile {
   }
 
   /**
-   * Opens `path` for appending, creating it. Returns the existing records; a torn last record is
-   * cut off (and reported) first, so new records never follow garbage. `owner` names the run in errors.
+   * Opens `path` for appending, creating it. Returns the existing records' payloads (see
+   * `parseBody`); a torn last record is cut off (and reported) first, so new records never follow
+   * garbage. `owner` names the run in errors. With `knownLength` (what a read of the whole file
+   * just found valid), a file still of that length is not read again: `bodies` is then undefined.
    */
-  static open(path: string, onTorn: (tail: RecoveredTail) => void, owner = 'a run'): { file: JournalFile; records: unknown[] } {
+  static open(
+    path: string,
+    onTorn: (tail: RecoveredTail) => void,
+    owner = 'a run',
+    knownLength?: number,
+  ): { file: JournalFile; bodies: Buffer[] | undefined } {
     const fd = openSync(path, APPEND_NO_FOLLOW, PRIVATE_FILE_MODE);
     try {
+      if (knownLength !== undefined && fstatSync(fd).size === knownLength) return { file: new JournalFile(path, owner, fd, knownLength), bodies: undefined };
       const buf = readFileSync(fd);
       const scanned = scanFrames(buf, path);
       let size = buf.length;
@@ -71,8 +85,7 @@ export class JournalFile {
         size = scanned.torn.offset;
         onTorn({ ...scanned.torn, file: path, truncated: true });
       }
-      const records = scanned.payloads.map((payload, i) => parsePayload(payload, path, i));
-      return { file: new JournalFile(path, owner, fd, size), records };
+      return { file: new JournalFile(path, owner, fd, size), bodies: scanned.bodies };
     } catch (error) {
       closeSync(fd);
       throw error;

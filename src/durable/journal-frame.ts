@@ -31,7 +31,10 @@ export interface TornTail {
 }
 
 export interface ScannedJournal {
-  payloads: string[];
+  /** Each record's payload: views into the scanned buffer (decoded only where a caller needs it). */
+  bodies: Buffer[];
+  /** Where the valid records end. */
+  end: number;
   torn?: TornTail;
 }
 
@@ -41,11 +44,11 @@ export interface ScannedJournal {
  * torn; damage anywhere else is a `RunStoreCorruptError` naming the file and the record.
  */
 export function scanFrames(buf: Buffer, file: string): ScannedJournal {
-  const payloads: string[] = [];
+  const bodies: Buffer[] = [];
   let offset = 0;
-  const torn = (why: string): ScannedJournal => ({ payloads, torn: { offset, bytes: buf.length - offset, why } });
+  const torn = (why: string): ScannedJournal => ({ bodies, end: offset, torn: { offset, bytes: buf.length - offset, why } });
   const corrupt = (why: string): never => {
-    throw new RunStoreCorruptError(file, `record ${payloads.length + 1} at byte ${offset} is damaged (${why}); the journal is refused rather than read wrongly.`);
+    throw new RunStoreCorruptError(file, `record ${bodies.length + 1} at byte ${offset} is damaged (${why}); the journal is refused rather than read wrongly.`);
   };
   while (offset < buf.length) {
     const left = buf.length - offset;
@@ -64,10 +67,10 @@ export function scanFrames(buf: Buffer, file: string): ScannedJournal {
       if (end === buf.length) return torn('the last record checksum fails');
       corrupt('a record checksum fails');
     }
-    payloads.push(body.toString('utf8'));
+    bodies.push(body);
     offset = end;
   }
-  return { payloads };
+  return { bodies, end: offset };
 }
 
 function isZeros(buf: Buffer, from: number): boolean {

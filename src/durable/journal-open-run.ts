@@ -1,5 +1,5 @@
 import type { EventBatch, JournalEntry } from './journal-entry.js';
-import { JournalFile, type RecoveredTail } from './journal-file.js';
+import { JournalFile, parseBody, type RecoveredTail } from './journal-file.js';
 import type { RunFiles } from './journal-run-files.js';
 import { RunStoreCorruptError } from './run-store-errors.js';
 
@@ -9,6 +9,14 @@ import { RunStoreCorruptError } from './run-store-errors.js';
  * a crash is cut off then. Keys written by another process after that are not seen: one process
  * writes a run at a time (the lease).
  */
+/** What a read of the whole journal found (see `JournalRunStore.loadRun`), so opening it to write need not read it again. */
+export interface KnownJournal {
+  /** Where its valid records ended. */
+  length: number;
+  stepKeys: Iterable<string>;
+  callKeys: Iterable<string>;
+}
+
 export class OpenRun {
   private journalFile: JournalFile | undefined;
   private eventsFile: JournalFile | undefined;
@@ -21,6 +29,7 @@ export class OpenRun {
     private readonly onTorn: (tail: RecoveredTail) => void,
     /** Names the run in errors. */
     private readonly owner: string,
+    private known?: KnownJournal,
   ) {}
 
   /** Appends a step or call unless its key was written; false when it was. */
@@ -66,10 +75,18 @@ export class OpenRun {
 
   private journal(): JournalFile {
     if (this.journalFile !== undefined) return this.journalFile;
-    const { file, records } = JournalFile.open(this.files.journal, this.onTorn, this.owner);
-    for (const record of records as JournalEntry[]) {
-      if (record.kind === 'step') this.stepKeys.add(record.record.key);
-      else if (record.kind === 'call') this.callKeys.add(record.record.key);
+    const known = this.known;
+    this.known = undefined;
+    const { file, bodies } = JournalFile.open(this.files.journal, this.onTorn, this.owner, known?.length);
+    if (bodies === undefined && known !== undefined) {
+      for (const key of known.stepKeys) this.stepKeys.add(key);
+      for (const key of known.callKeys) this.callKeys.add(key);
+    } else {
+      (bodies ?? []).forEach((body, i) => {
+        const record = parseBody(body, this.files.journal, i) as JournalEntry;
+        if (record.kind === 'step') this.stepKeys.add(record.record.key);
+        else if (record.kind === 'call') this.callKeys.add(record.record.key);
+      });
     }
     this.journalFile = file;
     return file;
@@ -77,10 +94,12 @@ export class OpenRun {
 
   private events(): JournalFile {
     if (this.eventsFile !== undefined) return this.eventsFile;
-    const { file, records } = JournalFile.open(this.files.events, this.onTorn, this.owner);
-    const last = records.at(-1) as EventBatch | undefined;
-    if (last !== undefined) {
-      if (typeof last.first !== 'number' || !Array.isArray(last.events)) {
+    const { file, bodies = [] } = JournalFile.open(this.files.events, this.onTorn, this.owner);
+    // Only the last batch says where numbering goes on: the others are not decoded.
+    const lastBody = bodies.at(-1);
+    if (lastBody !== undefined) {
+      const last = parseBody(lastBody, this.files.events, bodies.length - 1) as EventBatch;
+      if (typeof last?.first !== 'number' || !Array.isArray(last.events)) {
         file.close();
         throw new RunStoreCorruptError(this.files.events, 'the last event batch has no sequence number.');
       }

@@ -6,8 +6,8 @@ import { applyRunPatch } from './apply-run-patch.js';
 import { encodeJson } from './encode-json.js';
 import { acquireFileLease } from './file-lease.js';
 import type { EventBatch, JournalEntry } from './journal-entry.js';
-import { readJournal, type RecoveredTail } from './journal-file.js';
-import { OpenRun } from './journal-open-run.js';
+import { readJournal, readJournalSized, type RecoveredTail } from './journal-file.js';
+import { OpenRun, type KnownJournal } from './journal-open-run.js';
 import { runFiles, type RunFiles } from './journal-run-files.js';
 import { appendSignal, readSignals } from './signal-folder.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from './fsync-policy.js';
@@ -41,6 +41,8 @@ export class JournalRunStore implements RunStore {
   private readonly onRecover: ((tail: RecoveredTail) => void) | undefined;
   private readonly onDamaged: ((error: RunStoreCorruptError) => void) | undefined;
   private readonly open = new Map<string, OpenRun>();
+  // The last loadRun of each run not yet open for writing (one entry per run, replaced by the next load).
+  private readonly known = new Map<string, KnownJournal>();
   private closed = false;
 
   constructor(options: JournalRunStoreOptions = {}) {
@@ -106,6 +108,7 @@ export class JournalRunStore implements RunStore {
   async listRuns(query: ListRunsQuery = {}): Promise<RunRecord[]> {
     this.requireOpen();
     requirePositiveInteger('listRuns limit', query.limit, true);
+    if (query.rootName !== undefined && typeof query.rootName !== 'string') throw new UsageError('listRuns rootName must be a string.');
     let names: string[];
     try {
       names = readdirSync(this.dir);
@@ -140,7 +143,8 @@ export class JournalRunStore implements RunStore {
     const steps = new Map<string, StepRecord>();
     const calls = new Map<string, CallRecord>();
     const data: Record<string, unknown> = {};
-    for (const entry of readJournal(files.journal, this.torn) as JournalEntry[]) {
+    const journal = readJournalSized(files.journal, this.torn);
+    for (const entry of journal.records as JournalEntry[]) {
       if (entry.kind === 'step') {
         if (!steps.has(entry.record.key)) steps.set(entry.record.key, entry.record);
       } else if (entry.kind === 'call') {
@@ -152,6 +156,13 @@ export class JournalRunStore implements RunStore {
       else throw new RunStoreCorruptError(files.journal, `a record of unknown kind ${JSON.stringify((entry as { kind?: unknown }).kind)}.`);
     }
     const signals = [...(readJournal(files.signals, this.torn) as SignalRecord[]), ...(readSignals(files.signalDir) as SignalRecord[])];
+    // The resume that loads a run writes it next: what was just read spares reading it again.
+    if (!this.open.has(id)) {
+      this.known.delete(id);
+      this.known.set(id, { length: journal.end, stepKeys: steps.keys(), callKeys: calls.keys() });
+      // A reader that loads many runs (the CLI, the viewer) keeps only the latest few.
+      if (this.known.size > 4) this.known.delete(this.known.keys().next().value as string);
+    }
     const loaded: LoadedRun = { run, steps: [...steps.values()], calls: [...calls.values()], signals, data };
     if (existsSync(files.tree)) loaded.tree = this.readJsonFile(files.tree);
     return loaded;
@@ -186,6 +197,7 @@ export class JournalRunStore implements RunStore {
     const files = this.filesOf(runId);
     this.readMeta(files, runId);
     const after = options.after ?? 0;
+    if (typeof after !== 'number' || Number.isNaN(after)) throw new UsageError(`readEvents after must be a number, got ${String(after)}.`);
     requirePositiveInteger('readEvents limit', options.limit, true);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const out: StoredEvent[] = [];
@@ -232,6 +244,7 @@ export class JournalRunStore implements RunStore {
     this.closed = true;
     for (const run of this.open.values()) run.close();
     this.open.clear();
+    this.known.clear();
   }
 
   private closeRun(id: string): void {
@@ -265,7 +278,8 @@ export class JournalRunStore implements RunStore {
     const files = this.filesOf(id);
     // The record is checked before anything is written next to it.
     this.readMeta(files, id);
-    const run = new OpenRun(files, this.torn, `Run "${id}"`);
+    const run = new OpenRun(files, this.torn, `Run "${id}"`, this.known.get(id));
+    this.known.delete(id);
     this.open.set(id, run);
     return run;
   }

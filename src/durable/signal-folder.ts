@@ -107,11 +107,11 @@ export function readSignals(dir: string): unknown[] {
     const path = join(dir, fileName(n));
     const scanned = scanFrames(readFileNoFollowSync(path), path);
     // Files are linked in whole: anything short of one good record is damage, not a torn write.
-    if (scanned.torn !== undefined || scanned.payloads.length !== 1) {
+    if (scanned.torn !== undefined || scanned.bodies.length !== 1) {
       throw new RunStoreCorruptError(path, `does not hold exactly one whole signal${scanned.torn !== undefined ? ` (${scanned.torn.why})` : ''}.`);
     }
     try {
-      signals.push(JSON.parse(scanned.payloads[0] as string));
+      signals.push(JSON.parse((scanned.bodies[0] as Buffer).toString('utf8')));
     } catch (error) {
       throw new RunStoreCorruptError(path, 'holds no JSON although its checksum matches.', { cause: error });
     }

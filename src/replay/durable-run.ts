@@ -22,6 +22,7 @@ import { waitSchemaJson } from './signal-schema.js';
 import { rebuildError, storeError, type StoredError } from './stored-error.js';
 
 const TREE_EVERY_MS = 5_000;
+const EVENTS_PER_BATCH = 1_000;
 const CHECKPOINT_DATA = 'checkpoint:';
 
 /** A step error as stored: its own error, and whether the step's WorkflowError wrapped it. */
@@ -43,6 +44,10 @@ export class DurableRun implements RunJournal, CallJournal {
   // What the run waited for when it was stored, for a wait's since/timeout across processes.
   private readonly waitingSince: LoadedRun['run']['waitingFor'];
   private events: unknown[] = [];
+  // Event batches written while steps are replayed (see recordEvent), in order.
+  private writing: Promise<void> = Promise.resolve();
+  private batchQueued = false;
+  private writeError: unknown;
   // The latest trajectory checkpoint per agent: written with the next batch, restored on resume.
   private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
   private readonly restored = new Map<string, TrajectoryCheckpoint>();
@@ -84,10 +89,21 @@ export class DurableRun implements RunJournal, CallJournal {
     return this.usageTotal;
   }
 
-  /** Buffered until the next stored outcome: one write per step, not one per event. */
+  /**
+   * Buffered until the next stored outcome: one write per step, not one per event. Steps served
+   * from the store store nothing, so a long replay writes its events in batches of its own
+   * instead of holding them all until the end.
+   */
   recordEvent(event: WorkflowEvent): void {
     this.events.push(event);
     if (event.type === 'trajectoryCheckpoint') this.checkpoints.set(event.agentName, event.checkpoint);
+    if (this.events.length >= EVENTS_PER_BATCH && !this.batchQueued) {
+      this.batchQueued = true;
+      this.writing = this.writing.then(() => {
+        this.batchQueued = false;
+        return this.writeEvents();
+      });
+    }
   }
 
   /** The latest checkpoint of `agentName` from before the interruption, until it is handed over. */
@@ -108,15 +124,31 @@ export class DurableRun implements RunJournal, CallJournal {
     await this.store.putTree(this.runId, exportRun(this.root.node, this.treeStoredAt));
   }
 
+  private async writeEvents(): Promise<void> {
+    if (this.events.length === 0 || this.writeError !== undefined) return;
+    const batch = this.events;
+    this.events = [];
+    try {
+      await this.store.appendEvents(this.runId, batch);
+    } catch (error) {
+      // Surfaces at the next flush, which a step's settling awaits.
+      this.writeError = error;
+    }
+  }
+
   async flush(): Promise<void> {
     for (const [agentName, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${agentName}`, checkpoint);
     this.checkpoints.clear();
     // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
     if (this.now() - this.treeStoredAt >= TREE_EVERY_MS) await this.storeTree();
-    if (this.events.length === 0) return;
-    const batch = this.events;
-    this.events = [];
-    await this.store.appendEvents(this.runId, batch);
+    // Through the same chain as the replay's batches: one append at a time, in order.
+    this.writing = this.writing.then(() => this.writeEvents());
+    await this.writing;
+    if (this.writeError !== undefined) {
+      const error = this.writeError;
+      this.writeError = undefined;
+      throw error;
+    }
   }
 
   workflowStarted(workflow: Workflow): void {

@@ -23,11 +23,13 @@ export class ProcessError extends Error {
 export function runProcess(
   file: string,
   args: readonly string[],
-  options: { cwd: string; label: string; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; label: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<ProcessOutput> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    execFile(file, args, { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    // timeout 0 (the default): no limit; a killed child rejects like any other failure.
+    const settings = { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: options.timeoutMs ?? 0 };
+    execFile(file, args, settings, (error, stdout, stderr) => {
       if (error) reject(new ProcessError(options.label, { stdout, stderr }, { cause: error }));
       else resolve({ stdout, stderr, ms: performance.now() - started });
     });
