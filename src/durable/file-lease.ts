@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { readFileNoFollowSync } from './no-follow.js';
-import { PRIVATE_FILE_MODE } from './private-modes.js';
+import { PRIVATE_FILE_MODE } from '../util/private-modes.js';
 import type { Lease } from './run-store.js';
 import { RunLeaseError, RunStoreCorruptError } from './run-store-errors.js';
 import { writeFileAtomicallySync } from './sync-write.js';

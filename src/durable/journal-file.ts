@@ -2,7 +2,7 @@ import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileS
 import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames, type TornTail } from './journal-frame.js';
 import { APPEND_NO_FOLLOW, readFileNoFollowSync } from './no-follow.js';
-import { PRIVATE_FILE_MODE } from './private-modes.js';
+import { PRIVATE_FILE_MODE } from '../util/private-modes.js';
 import { RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
 
 /** A torn last record found when a journal was opened or read. */

@@ -15,7 +15,7 @@ import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from './list-runs-query.js';
 import { checkStoredRun } from './check-stored-run.js';
 import { readFileNoFollowSync } from './no-follow.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-modes.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-modes.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from './record-input.js';
 import { checkRunFolder, isRunFolder } from './run-folder.js';
 import { requireName, requirePositiveInteger, requireRunId } from './run-id.js';

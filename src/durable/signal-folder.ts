@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames } from './journal-frame.js';
 import { readFileNoFollowSync } from './no-follow.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-modes.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-modes.js';
 import { RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
 import { syncDirectory } from './sync-write.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { PRIVATE_FILE_MODE } from './private-modes.js';
+import { PRIVATE_FILE_MODE } from '../util/private-modes.js';
 
 /**
  * Writes `text` to `path` through a temp file and a rename (a reader sees the old file or the
