@@ -11,6 +11,8 @@ import { ensureFreshDist } from '../package/fresh-dist.js';
 // The built command line, as `npx groundswell` runs it.
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'groundswell.mjs');
+/** A child process starting on a busy machine: generous, since only a hang should fail. */
+const CHILD_MS = 120_000;
 
 let dir: string;
 beforeAll(() => ensureFreshDist(ROOT, (line) => console.log(`cli process test: ${line}`)), 600_000);
@@ -68,7 +70,7 @@ describe('the groundswell bin', () => {
     expect(ended.stdout).toMatch(/^run {7}big/);
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
-  });
+   }, CHILD_MS);
 
   it('--workflows app.ts: a TypeScript module is loaded through tsx', async () => {
     const store = new JournalRunStore({ dir: join(dir, 'runs'), fsync: 'off' });
@@ -88,7 +90,7 @@ describe('the groundswell bin', () => {
     expect(ended.stderr).toBe('');
     expect(ended.stdout).toBe('Run g1 completed: "opened"\n');
     expect(ended.code).toBe(0);
-  });
+   }, CHILD_MS);
 
   it('without tsx, a TypeScript module is refused with what to do instead', async () => {
     const missing = Object.assign(new Error("Cannot find package 'tsx'"), { code: 'ERR_MODULE_NOT_FOUND' });
