@@ -70,7 +70,7 @@ describe('the groundswell bin', () => {
     expect(ended.stdout).toMatch(/^run {7}big/);
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
-   }, CHILD_MS);
+  }, CHILD_MS);
 
   it('--workflows app.ts: a TypeScript module is loaded through tsx', async () => {
     const store = new JournalRunStore({ dir: join(dir, 'runs'), fsync: 'off' });
@@ -90,7 +90,7 @@ describe('the groundswell bin', () => {
     expect(ended.stderr).toBe('');
     expect(ended.stdout).toBe('Run g1 completed: "opened"\n');
     expect(ended.code).toBe(0);
-   }, CHILD_MS);
+  }, CHILD_MS);
 
   it('without tsx, a TypeScript module is refused with what to do instead', async () => {
     const missing = Object.assign(new Error("Cannot find package 'tsx'"), { code: 'ERR_MODULE_NOT_FOUND' });
