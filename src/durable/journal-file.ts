@@ -1,5 +1,6 @@
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { errorMessage } from '../util/describe.js';
+import { writeAllSync } from './sync-write.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames, type TornTail } from './journal-frame.js';
 import { APPEND_NO_FOLLOW, readFileNoFollowSync } from './no-follow.js';
 import { PRIVATE_FILE_MODE } from '../util/private-modes.js';
@@ -99,13 +100,7 @@ export class JournalFile {
       throw new RunValueError(`A record of ${frame.length} bytes is larger than the store takes (${MAX_RECORD_BYTES}).`);
     }
     try {
-      // One write(2) for the whole frame in practice; loop for the rare short write.
-      let written = 0;
-      while (written < frame.length) {
-        const n = writeSync(fd, frame, written, frame.length - written);
-        if (n <= 0) throw new Error(`write(2) wrote nothing with ${frame.length - written} bytes left`);
-        written += n;
-      }
+      writeAllSync(fd, frame);
     } catch (error) {
       this.undo(error);
     }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../util/describe.js';
 import { encodeFrame, MAX_RECORD_BYTES, scanFrames } from './journal-frame.js';
 import { readFileNoFollowSync } from './no-follow.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-modes.js';
 import { RunStoreCorruptError, RunStoreError, RunValueError } from './run-store-errors.js';
-import { syncDirectory } from './sync-write.js';
+import { syncDirectory, writeAllSync } from './sync-write.js';
 
 /**
  * A run's signals, one file each (`000000000001.sig`, ...), because signals come from any process
@@ -87,12 +87,7 @@ export function appendSignal(dir: string, payload: string, fsync: boolean, owner
 function writeWhole(path: string, frame: Buffer, fsync: boolean): void {
   const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
   try {
-    let written = 0;
-    while (written < frame.length) {
-      const n = writeSync(fd, frame, written, frame.length - written);
-      if (n <= 0) throw new Error(`write(2) wrote nothing with ${frame.length - written} bytes left`);
-      written += n;
-    }
+    writeAllSync(fd, frame);
     if (fsync) fsyncSync(fd);
   } finally {
     closeSync(fd);

@@ -38,3 +38,16 @@ export function syncDirectory(dir: string): void {
     if (fd !== undefined) closeSync(fd);
   }
 }
+
+/**
+ * Writes all of `buf` at the descriptor's position: one write(2) in practice, a loop for the rare
+ * short write. A write that fails part-way throws, leaving what the caller must undo.
+ */
+export function writeAllSync(fd: number, buf: Buffer): void {
+  let written = 0;
+  while (written < buf.length) {
+    const n = writeSync(fd, buf, written, buf.length - written);
+    if (n <= 0) throw new Error(`write(2) wrote nothing with ${buf.length - written} bytes left`);
+    written += n;
+  }
+}
