@@ -2,8 +2,11 @@ import { UsageError } from '../errors/groundswell-error.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
 
 
-/** Runs a root workflow durably: `run` is the plain run, called once the run is set up. */
-export type DurableRunner = <T>(workflow: WorkflowRuntime, args: readonly unknown[], run: () => Promise<T>) => Promise<T>;
+/**
+ * Runs a root workflow durably: `run` is the plain run, called once the run is set up, with the
+ * arguments the run was started with when the runner read them from its store (a resume).
+ */
+export type DurableRunner = <T>(workflow: WorkflowRuntime, args: readonly unknown[], run: (storedArgs?: readonly unknown[]) => Promise<T>) => Promise<T>;
 
 let runner: DurableRunner | undefined;
 // Roots that `resume()` runs durably though their own config has no `durable` option.

@@ -477,7 +477,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise<T>): (...args: unknown[]) => Promise<T> {
   return function (...args: unknown[]): Promise<T> {
     const durable = durableRunner(workflow);
-    if (durable !== undefined) return durable(workflow, args, () => runWorkflow(workflow, () => body.apply(workflow, args)));
+    if (durable !== undefined) return durable(workflow, args, (stored = args) => runWorkflow(workflow, () => body.apply(workflow, stored as unknown[])));
     return runWorkflow(workflow, () => body.apply(workflow, args));
   };
 }

@@ -2,6 +2,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { runDurablyNext } from '../core/durable-runner.js';
 import { Workflow } from '../core/workflow.js';
 import type { RunStore } from '../durable/run-store.js';
+import { RunNotFoundError } from '../durable/run-store-errors.js';
 import { describeValue } from '../util/describe.js';
 import { RunFinishedError } from './replay-errors.js';
 import { resumeWith } from './run-durably.js';
@@ -23,9 +24,9 @@ export interface ResumeOptions {
  */
 export async function resume<T = unknown>(runId: string, options: ResumeOptions): Promise<T> {
   const { store, workflows } = options;
-  // One read: loadRun refuses an unknown id with RunNotFoundError.
-  const loaded = await store.loadRun(runId);
-  const run = loaded.run;
+  // The run record only (name, input, status): what is replayed is read under the lease.
+  const run = await store.getRun(runId);
+  if (run === undefined) throw new RunNotFoundError(runId);
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
     throw new RunFinishedError(`Run "${runId}" has ${run.status === 'cancelled' ? 'been cancelled' : run.status}; there is nothing to resume.`);
   }
@@ -42,8 +43,7 @@ export async function resume<T = unknown>(runId: string, options: ResumeOptions)
   if (workflow.name !== run.rootName) {
     throw new UsageError(`resume("${runId}"): the factory for "${run.rootName}" built workflow "${workflow.name}".`);
   }
-  const args = Array.isArray(loaded.data.args) ? (loaded.data.args as unknown[]) : [];
-  resumeWith(workflow, { store, runId, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
+  resumeWith(workflow, { store, runId, storedArgs: true, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
   runDurablyNext(workflow);
-  return (await workflow.run(...args)) as T;
+  return (await workflow.run()) as T;
 }

@@ -17,7 +17,12 @@ const FINAL = new Set(['completed', 'failed', 'cancelled']);
 // The run each workflow instance is (for `runIdOf` and for the agent layer's lookup).
 const runs = new WeakMap<Workflow, DurableRun>();
 // Set by `resume()` for the next run of a workflow it created.
-const resumes = new WeakMap<Workflow, DurableSetting>();
+const resumes = new WeakMap<Workflow, ResumeSetting>();
+
+/** What `resume()` sets for the next run: the store and run, and whether to take the arguments from the store. */
+export interface ResumeSetting extends DurableSetting {
+  readonly storedArgs?: boolean;
+}
 
 /** The durable run `workflow` is part of, while it runs. */
 export function durableRunOf(workflow: Workflow): DurableRun | undefined {
@@ -29,7 +34,7 @@ export function runIdOf(workflow: Workflow): string | undefined {
   return runs.get(workflow.root)?.runId;
 }
 
-export function resumeWith(workflow: Workflow, setting: DurableSetting): void {
+export function resumeWith(workflow: Workflow, setting: ResumeSetting): void {
   resumes.set(workflow, setting);
 }
 
@@ -50,7 +55,7 @@ async function createIfAbsent(store: RunStore, runId: string, rootName: string, 
  * The durable runner core calls for a root with `durable`: creates (or reopens) the run, holds its
  * lease while it runs, attaches the journal, and stores how the run ended.
  */
-export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknown[], run: () => Promise<T>): Promise<T> {
+export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknown[], run: (storedArgs?: readonly unknown[]) => Promise<T>): Promise<T> {
   // A resume names the store and run; the workflow's own option still sets the rest (leaseMs).
   const resumed = resumes.get(workflow);
   const setting = resumed === undefined ? workflow.config.durable : { ...workflow.config.durable, ...resumed };
@@ -92,7 +97,8 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   setRunJournal(workflow, journal);
   try {
     if (loaded?.run.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null });
-    const result = await run();
+    // A resume leaves the arguments to this read: they were stored when the run was created.
+    const result = await (resumed?.storedArgs === true ? run(Array.isArray(loaded?.data.args) ? loaded.data.args : []) : run());
     await journal.flush();
     await store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage });
     return result;
