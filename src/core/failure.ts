@@ -29,7 +29,8 @@ export function recordFailure(workflow: WorkflowRuntime, node: TreeNode, thrown:
     error = new WorkflowError(maskForRun(workflow, `${what} failed: ${errorMessage(thrown)}`), workflow.errorDetails(node, thrown));
     bindErrorToRun(error, workflow);
   }
-  if (!reported.has(error)) {
+  // A suspension is no failure: it is shown by its wait and the nodes' `suspended` status.
+  if (!reported.has(error) && !isSuspension(error)) {
     reported.add(error);
     workflow.emit(node, { type: 'error', error: serializeError(error) });
   }
@@ -37,6 +38,7 @@ export function recordFailure(workflow: WorkflowRuntime, node: TreeNode, thrown:
 }
 
 /** The status of a node that `thrown` ended: cancelled (or suspended: it stopped, it did not fail), else failed. */
-export function endStatus(workflow: WorkflowRuntime, thrown: unknown): 'failed' | 'cancelled' {
-  return workflow.isCancelled || isSuspension(thrown) ? 'cancelled' : 'failed';
+export function endStatus(workflow: WorkflowRuntime, thrown: unknown): 'failed' | 'cancelled' | 'suspended' {
+  if (isSuspension(thrown)) return 'suspended';
+  return workflow.isCancelled ? 'cancelled' : 'failed';
 }

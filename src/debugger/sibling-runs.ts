@@ -4,7 +4,7 @@ import type { WorkflowStatus } from '../types/status.js';
 /** A node printed on its own line, or a run of look-alike siblings printed as one. */
 export type SiblingEntry = { node: WorkflowNode } | { run: WorkflowNode[] };
 
-const FINAL: ReadonlySet<WorkflowStatus> = new Set<WorkflowStatus>(['completed', 'failed', 'cancelled']);
+const FINAL: ReadonlySet<WorkflowStatus> = new Set<WorkflowStatus>(['completed', 'failed', 'cancelled', 'suspended']);
 
 /**
  * Groups consecutive siblings with the same kind and name into runs (two or more). Only finished

@@ -27,7 +27,7 @@ export function computeStats(root: WorkflowNode): TreeStats {
   const stats: TreeStats = {
     nodes: 0,
     byKind: {},
-    byStatus: { idle: 0, running: 0, completed: 0, failed: 0, cancelled: 0 },
+    byStatus: { idle: 0, running: 0, completed: 0, failed: 0, cancelled: 0, suspended: 0 },
     events: 0,
     logs: 0,
     dropped: { events: 0, logs: 0, children: 0 },

@@ -15,6 +15,7 @@ const STATUS_SYMBOL: Readonly<Record<WorkflowStatus, string>> = {
   completed: '✓',
   failed: '✗',
   cancelled: '⊘',
+  suspended: '⏸',
 };
 
 export interface TreeStringOptions {

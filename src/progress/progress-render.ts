@@ -12,7 +12,7 @@ const LABELS: Record<(typeof COUNTED_KINDS)[number], string> = {
   reflection: 'reflections',
 };
 
-const MARKS: Record<WorkflowStatus, string> = { idle: '·', running: '…', completed: '✓', failed: '✗', cancelled: '⊘' };
+const MARKS: Record<WorkflowStatus, string> = { idle: '·', running: '…', completed: '✓', failed: '✗', cancelled: '⊘', suspended: '⏸' };
 
 /** `12.3s`, `4m05s`: short enough for a status line, exact enough to see it move. */
 export function formatElapsed(ms: number): string {
@@ -33,6 +33,7 @@ function kindPart(label: string, counts: KindCounts): string | undefined {
   if (counts.done > 0) parts.push(`${counts.done} done`);
   if (counts.failed > 0) parts.push(`${counts.failed} failed`);
   if (counts.cancelled > 0) parts.push(`${counts.cancelled} cancelled`);
+  if (counts.suspended > 0) parts.push(`${counts.suspended} waiting`);
   return parts.length === 0 ? undefined : `${label} ${parts.join(', ')}`;
 }
 
@@ -53,7 +54,9 @@ export function usageLine(state: ProgressState): string {
 
 /** The first line: mark, root name, status and elapsed time. */
 function headLine(state: ProgressState, elapsedMs: number): string {
-  const status = state.rootStatus === 'running' ? 'running' : state.rootStatus;
+  // A suspended run is waiting, not failed: say for what.
+  const status =
+    state.rootStatus === 'suspended' && state.waitingFor !== undefined ? `suspended (waiting for ${inertText(state.waitingFor)})` : state.rootStatus;
   return `${MARKS[state.rootStatus]} ${inertText(state.rootName) || 'run'} ${status} ${formatElapsed(elapsedMs)} · ${usageLine(state)}`;
 }
 

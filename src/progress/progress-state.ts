@@ -1,12 +1,13 @@
 import type { WorkflowEvent } from '../types/events.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 
-/** How many nodes of one kind are running, finished well, failed or were cancelled. */
+/** How many nodes of one kind are running, finished well, failed, were cancelled or wait for a signal. */
 export interface KindCounts {
   running: number;
   done: number;
   failed: number;
   cancelled: number;
+  suspended: number;
 }
 
 /** Kinds the display counts, in the order it shows them. */
@@ -27,6 +28,8 @@ export class ProgressState {
   costUsd: number | undefined;
   rootName = '';
   rootStatus: WorkflowStatus = 'running';
+  /** The signal the run waits for, once a wait started (a durable run's `waitFor`). */
+  waitingFor: string | undefined;
   /** Bumped on every change the display shows, so a redraw can be skipped when nothing changed. */
   version = 0;
 
@@ -56,6 +59,10 @@ export class ProgressState {
         return this.end(event.nodeId, 'toolCall', event.toolName, event.isError ? 'failed' : 'completed', event.duration);
       case 'mcpEvent':
         return event.phase === 'call' ? this.end(event.nodeId, 'mcpCall', event.toolName ?? event.server, event.isError === true ? 'failed' : 'completed') : undefined;
+      case 'waitStarted':
+        this.waitingFor = event.name;
+        this.version++;
+        return undefined;
       case 'reflectionStart':
         return this.start(event.nodeId, 'reflection', `reflection (${event.level})`);
       case 'reflectionEnd':
@@ -80,6 +87,7 @@ export class ProgressState {
     const counts = this.counts[kind];
     if (status === 'completed') counts.done++;
     else if (status === 'cancelled') counts.cancelled++;
+    else if (status === 'suspended') counts.suspended++;
     else counts.failed++;
     this.version++;
     return { kind, name, status, ...(duration !== undefined ? { duration } : {}) };
@@ -88,6 +96,6 @@ export class ProgressState {
 
 function freshCounts(): Record<CountedKind, KindCounts> {
   const counts = {} as Record<CountedKind, KindCounts>;
-  for (const kind of COUNTED_KINDS) counts[kind] = { running: 0, done: 0, failed: 0, cancelled: 0 };
+  for (const kind of COUNTED_KINDS) counts[kind] = { running: 0, done: 0, failed: 0, cancelled: 0, suspended: 0 };
   return counts;
 }

@@ -262,6 +262,8 @@ export class DurableRun implements RunJournal, CallJournal {
     await this.storeTree();
     await this.store.updateRun(this.runId, {
       status: 'suspended',
+      // What the run has spent so far: `runs list` shows it while the run waits.
+      usage: this.usage,
       waitingFor: { name, since, ...(timeoutAt !== undefined ? { timeoutAt } : {}), ...(schemaJson !== undefined ? { schema: schemaJson } : {}) },
     });
     this.suspended = true;

@@ -247,7 +247,7 @@ describe('progress state', () => {
     await workflow.run();
     expect(mostHeld).toBe(2); // the root and the one step running
     expect(state.running.size).toBe(0);
-    expect(state.counts.step).toEqual({ running: 0, done: 10_000, failed: 0, cancelled: 0 });
+    expect(state.counts.step).toEqual({ running: 0, done: 10_000, failed: 0, cancelled: 0, suspended: 0 });
     expect(stream.screen[1]).toBe('  workflows 1 done · steps 10000 done');
   }, 30_000);
 });
