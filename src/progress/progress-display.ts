@@ -141,13 +141,13 @@ export function progressDisplay(options: ProgressDisplayOptions = {}): ProgressD
       const finished = state.apply(event);
       if (event.type === 'workflowEnd' && event.nodeId === rootId) {
         state.rootStatus = event.status;
-        if (!tty && finished !== undefined) write(`${finishLine(finished)}\n`);
+        if (!tty && finished !== undefined) write(`${finishLine(finished, state.waitingFor)}\n`);
         finish();
         return;
       }
       if (tty && drawnLines === 0) draw();
       if (!tty && finished !== undefined && (finished.kind === 'workflow' || finished.status !== 'completed')) {
-        write(`${finishLine(finished)}\n`);
+        write(`${finishLine(finished, state.waitingFor)}\n`);
       }
     },
     stop(): void {

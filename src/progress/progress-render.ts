@@ -82,10 +82,11 @@ export function regionLines(state: ProgressState, elapsedMs: number, maxRunning:
 }
 
 /** One plain line for a node that finished and is worth a line of its own. */
-export function finishLine(finished: { kind: string; name: string; status: WorkflowStatus; duration?: number }): string {
+export function finishLine(finished: { kind: string; name: string; status: WorkflowStatus; duration?: number }, waitingFor?: string): string {
   const label = finished.kind === 'agentPrompt' ? 'agent' : finished.kind === 'toolCall' ? 'tool' : finished.kind;
   const time = finished.duration === undefined ? '' : ` in ${formatElapsed(finished.duration)}`;
-  return `${MARKS[finished.status]} ${label} ${inertText(finished.name)} ${finished.status}${time}`;
+  const status = finished.status === 'suspended' && waitingFor !== undefined ? `suspended (waiting for ${inertText(waitingFor)})` : finished.status;
+  return `${MARKS[finished.status]} ${label} ${inertText(finished.name)} ${status}${time}`;
 }
 
 /** Cuts a line to the terminal's width, so a redraw never wraps (a wrapped line would break the cursor arithmetic). */
