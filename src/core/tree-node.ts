@@ -44,8 +44,10 @@ export class TreeNode implements WorkflowNode {
     readonly kind: NodeKind,
     readonly name: string,
     readonly owner: NodeOwner,
+    /** An id minted before the node exists (a node rebuilt from another process's tree). */
+    id: string = nextId(kind),
   ) {
-    this.id = nextId(kind);
+    this.id = id;
   }
 
   get startTime(): number | undefined {

@@ -13,7 +13,8 @@ import type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
 import { DbosJournal } from './dbos-journal.js';
 import { graftTree } from './graft-tree.js';
 import { RelayReader } from './relay-reader.js';
-import { RelayWriter, type RelayItem } from './relay-writer.js';
+import { RelayIds } from './relay-ids.js';
+import { RelayWriter, type RelayBatch, type RelayItem } from './relay-writer.js';
 
 /** Builds a new root workflow from JSON input: how any process makes the same workflow. @public */
 export type DbosWorkflowFactory = (input: never) => Workflow<unknown>;
@@ -58,7 +59,7 @@ interface ChildOutcome {
 
 interface ChildTrail {
   readonly tree: SerializedNode;
-  readonly rest: readonly RelayItem[];
+  readonly rest: RelayBatch;
 }
 
 /**
@@ -92,7 +93,7 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
         rest = await relay?.close();
       }
       if (relay === undefined) return value;
-      const trail: ChildTrail = { tree: workflow.treeNode.toJSON(), rest: rest ?? [] };
+      const trail: ChildTrail = { tree: workflow.treeNode.toJSON(), rest: { root: workflow.id, items: rest ?? [] } };
       return { value, trail: JSON.stringify(trail) } satisfies ChildOutcome;
     },
     { name: options.name ?? 'groundswell' },
@@ -101,12 +102,13 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
   async function follow(mirror: Workflow, handle: DbosHandleLike<unknown>): Promise<unknown> {
     // The stream ends when the child closes it (its last step) or ends: only then is its result
     // asked for, at a short interval, instead of polling each child's status all along.
-    const relay = new RelayReader(mirror);
+    const ids = new RelayIds(mirror.id);
+    const relay = new RelayReader(mirror, ids);
     await escape(() => relay.follow(dbos, handle.workflowID)).catch(() => undefined);
     const outcome = (await escape(() => handle.getResult({ pollingIntervalMs: RESULT_POLL_MS }))) as ChildOutcome;
     const trail = JSON.parse(outcome.trail) as ChildTrail;
     relay.deliver(trail.rest);
-    graftTree(trail.tree, mirror);
+    graftTree(trail.tree, mirror, ids);
     return outcome.value;
   }
 

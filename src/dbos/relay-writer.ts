@@ -10,6 +10,12 @@ export const RELAY_STREAM = 'groundswell.relay';
 /** One relayed item: an event or a log entry of the child's tree. */
 export type RelayItem = { readonly event: WorkflowEvent } | { readonly log: LogEntry };
 
+/** What one write to the stream carries: items, and the id of the child's own node in this attempt. */
+export interface RelayBatch {
+  readonly root: string;
+  readonly items: readonly RelayItem[];
+}
+
 /**
  * The child's side of the relay: buffers the events and logs of the child's tree and writes them
  * to its DBOS stream in one batch at the end of each DBOS step, before DBOS records the step (a
@@ -23,7 +29,7 @@ export class RelayWriter {
 
   constructor(
     private readonly dbos: DbosLike,
-    workflow: Workflow,
+    private readonly workflow: Workflow,
   ) {
     this.unsubscribe = workflow.addObserver({
       onEvent: (event) => this.batch.push({ event }),
@@ -36,7 +42,7 @@ export class RelayWriter {
     if (this.batch.length === 0) return;
     const items = this.batch;
     this.batch = [];
-    await this.dbos.writeStream(RELAY_STREAM, items);
+    await this.dbos.writeStream<RelayBatch>(RELAY_STREAM, { root: this.workflow.id, items });
   }
 
   /** Ends the stream (from the workflow, once it settled) and returns what was not written yet. */

@@ -37,6 +37,7 @@ interface LauncherReport {
   treeChildren: number;
   grafted: number;
   agentNodes: number;
+  exported: { events: number; distinctIds: number; dangling: number; outOfOrder: number };
   ms: number;
 }
 
@@ -114,6 +115,39 @@ describe.skipIf(!postgres.ok)('groundswell/dbos on PostgreSQL', () => {
       expect(report.grafted).toBe(CHILDREN);
       // A child the killed worker had finished the step of replays it on recovery: no agent node then.
       expect(report.agentNodes).toBeGreaterThanOrEqual(CHILDREN - WORKER_CONCURRENCY);
+    } finally {
+      for (const started of processes) started.child.kill('SIGKILL');
+      await Promise.all(processes.map((started) => started.exited));
+      await server.close();
+      await db.drop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('one tree across processes: a 120-child export has distinct event ids in order, each on a node of the tree', async () => {
+    const children = 120;
+    const db = await createDbosDatabase('export');
+    const work = mkdtempSync(join(tmpdir(), 'gs-dbos-'));
+    const server = await startModelServer(20);
+    const processes: FixtureProcess[] = [];
+    const start = (role: string, executorId: string): FixtureProcess => {
+      const started = startFixture(bundle.file, { role, executorId, url: db.url, modelUrl: server.url, work, children, workerConcurrency: WORKER_CONCURRENCY });
+      processes.push(started);
+      return started;
+    };
+    try {
+      await start('worker', 'worker-1').report;
+      await start('worker', 'worker-2').report;
+      const report = (await start('launcher', 'launcher').report) as LauncherReport;
+      const { exported } = report;
+      console.log(`dbos export of ${children} children: ${exported.events} events, ${exported.distinctIds} distinct ids, ${exported.outOfOrder} out of order, ${exported.dangling} on no node`);
+      expect(report.grafted).toBe(children);
+      expect(new Set(report.by)).toEqual(new Set(['worker-1', 'worker-2']));
+      // Each child: its step's start and end and its agent call's events, at least.
+      expect(exported.events).toBeGreaterThan(children * 4);
+      expect(exported.distinctIds).toBe(exported.events);
+      expect(exported.outOfOrder).toBe(0);
+      expect(exported.dangling).toBe(0);
     } finally {
       for (const started of processes) started.child.kill('SIGKILL');
       await Promise.all(processes.map((started) => started.exited));
