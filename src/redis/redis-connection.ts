@@ -2,6 +2,7 @@ import { CacheStoreError } from '../cache/cache-store-error.js';
 import { errorMessage } from '../util/describe.js';
 import { loadIoredis } from './load-ioredis.js';
 import type { RedisClientLike } from './redis-client-like.js';
+import { RedisOutage } from './redis-outage.js';
 
 /**
  * The client the store opens for a `url`. Tuned to fail fast, because a cache that is down must
@@ -24,7 +25,8 @@ function clientOptions(timeoutMs: number): Record<string, unknown> {
  * One Redis client as the store uses it: opened on first use, every command bounded by
  * `timeoutMs`, and any failure turned into a `CacheStoreError`. While the client is not
  * connected, commands fail at once instead of queueing (an injected client's own offline queue
- * is never used either).
+ * is never used either). After Redis failed to answer, commands are not even tried for
+ * `backoffMs` (see `RedisOutage`); an error reply (WRONGTYPE, NOSCRIPT) is an answer, not an outage.
  */
 export class RedisConnection {
   private client: RedisClientLike | undefined;
@@ -34,18 +36,32 @@ export class RedisConnection {
   private waited = false;
   private lastError: unknown;
   private closed = false;
+  private readonly outage: RedisOutage;
 
   constructor(
     private readonly source: { readonly client: RedisClientLike } | { readonly url: string },
     private readonly timeoutMs: number,
+    backoff: { readonly backoffMs: number; readonly clock: { now(): number } },
   ) {
     if ('client' in source) this.client = source.client;
+    this.outage = new RedisOutage(backoff.backoffMs, backoff.clock);
   }
 
   /** Runs one command, e.g. `call('GET', key)`. */
   async call(command: string, ...args: Array<string | number>): Promise<unknown> {
-    const client = await this.ready(command);
-    return this.bounded(client.call(command, ...args), command);
+    if (this.closed) throw new CacheStoreError(`RedisCacheStore is closed; cannot run ${command}.`);
+    this.outage.check(command);
+    let client: RedisClientLike;
+    try {
+      client = await this.ready(command);
+    } catch (error) {
+      this.outage.failed(error);
+      throw error;
+    }
+    return this.bounded(client.call(command, ...args), command).catch((error: unknown) => {
+      if (!isErrorReply(error)) this.outage.failed(error);
+      throw error;
+    });
   }
 
   /** Closes a client the store opened (waiting for its replies); an injected client stays open. */
@@ -62,7 +78,6 @@ export class RedisConnection {
   }
 
   private async ready(command: string): Promise<RedisClientLike> {
-    if (this.closed) throw new CacheStoreError(`RedisCacheStore is closed; cannot run ${command}.`);
     const client = this.client ?? (await this.open());
     if (client.status === 'ready') {
       this.waited = true;
@@ -137,4 +152,10 @@ export class RedisConnection {
   private failure(command: string, cause: unknown): CacheStoreError {
     return new CacheStoreError(`Redis ${command} failed: ${errorMessage(cause)}`, { cause });
   }
+}
+
+/** Redis answered with an error (ioredis' `ReplyError`): the server is there, so no outage. */
+function isErrorReply(error: unknown): boolean {
+  const cause = error instanceof CacheStoreError ? error.cause : error;
+  return cause instanceof Error && cause.name === 'ReplyError';
 }

@@ -13,7 +13,8 @@ export interface RedisCacheStoreOptions {
   url?: string;
   /**
    * Start of every Redis key the store writes (default `groundswell:cache:`). Stores with another
-   * prefix never see these entries, so one Redis can hold several caches.
+   * prefix never see these entries, even when one prefix starts with the other, so one Redis can
+   * hold several caches. It may not contain `|`, which ends the prefix in every key.
    */
   prefix?: string;
   /** Default time to live; entries without one never expire. */
@@ -31,4 +32,11 @@ export interface RedisCacheStoreOptions {
    * operation fails with a `CacheStoreError`, which an agent reports and treats as a miss.
    */
   timeoutMs?: number;
+  /**
+   * After Redis failed to answer in time or the connection failed, how long the store skips it
+   * (default 5000 ms; 0 never skips): operations fail at once as `unavailable` misses instead of
+   * each waiting `timeoutMs`, then the first one after the window tries Redis again. Measured by
+   * `clock`.
+   */
+  backoffMs?: number;
 }

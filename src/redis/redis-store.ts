@@ -8,12 +8,20 @@ import { requireKey, requirePositiveInteger, storedHeader, storedJson, storedRes
 import { parseEntry, type StoredEntry } from '../cache/stored-entry.js';
 import { prefixPattern } from './glob-pattern.js';
 import { RedisConnection } from './redis-connection.js';
+import { RedisScriptRunner } from './redis-script-runner.js';
 import { REMOVE_IF_UNCHANGED, SET_ENTRY } from './redis-scripts.js';
 import type { RedisCacheStoreOptions } from './redis-store-options.js';
 
 const DEFAULT_PREFIX = 'groundswell:cache:';
 const DEFAULT_GRACE_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 1000;
+const DEFAULT_BACKOFF_MS = 5000;
+/**
+ * Ends the prefix in every key (`<prefix>e|<key>`, `<prefix>i|<identity>`). A prefix may not
+ * contain it, so no key of one store starts with another store's `<prefix>e|` however the two
+ * prefixes nest (`p:` and `p:e:sub:`): a bust or a read never reaches another store's entries.
+ */
+const SEPARATOR = '|';
 /** Keys asked of SCAN per round trip (a hint to Redis) while busting a prefix. */
 const SCAN_COUNT = 500;
 
@@ -32,15 +40,16 @@ interface Removal {
 
 /**
  * A cache shared by every process that reaches one Redis, so workers reuse each other's answers.
- * Each entry is one string key (`<prefix>e:<cache key>`) holding the same JSON a `FileCacheStore`
- * file holds; an index key per identity (`<prefix>i:<identity>`) names the key last stored for that
+ * Each entry is one string key (`<prefix>e|<cache key>`) holding the same JSON a `FileCacheStore`
+ * file holds; an index key per identity (`<prefix>i|<identity>`) names the key last stored for that
  * agent and prompt (for `latestEntry`). Redis expires keys (`PX`, the ttl plus `expiryGraceMs`);
  * `bustPrefix` walks the keys with SCAN (never KEYS, which blocks the server) and removes them in
  * batches. Expired and damaged entries are removed compare-and-delete in a Lua script, so an entry
  * another process wrote meanwhile is never lost.
  *
  * Redis being down costs misses, not failures: every operation fails within `timeoutMs` with a
- * `CacheStoreError`, which the agent reports (`cacheStoreError` event) and answers from the model.
+ * `CacheStoreError`, which the agent reports (`cacheStoreError` event) and answers from the model;
+ * after such a failure Redis is skipped for `backoffMs` (operations fail at once), then tried again.
  *
  * `size` counts the entries this instance wrote or read and has not seen go; entries other
  * processes hold are not counted until read. Call `close()` when done with a store given a `url`:
@@ -49,6 +58,7 @@ interface Removal {
 export class RedisCacheStore implements Cache {
   readonly prefix: string;
   private readonly redis: RedisConnection;
+  private readonly scripts: RedisScriptRunner;
   private readonly ttlMs: number | undefined;
   private readonly graceMs: number;
   private readonly clock: { now(): number };
@@ -61,18 +71,29 @@ export class RedisCacheStore implements Cache {
     if (hasClient === hasUrl) throw new UsageError('RedisCacheStore needs one of `client` (an ioredis client) and `url` (a Redis URL).');
     if (hasUrl && (typeof options.url !== 'string' || options.url === '')) throw new UsageError('RedisCacheStore `url` must be a non-empty string.');
     if (options.prefix !== undefined && typeof options.prefix !== 'string') throw new UsageError('RedisCacheStore `prefix` must be a string.');
+    if (options.prefix?.includes(SEPARATOR) === true) {
+      throw new UsageError(`RedisCacheStore \`prefix\` must not contain "${SEPARATOR}" (it ends the prefix in every key), got ${JSON.stringify(options.prefix)}.`);
+    }
     requirePositiveInteger('RedisCacheStore ttlMs', options.ttlMs);
     requirePositiveInteger('RedisCacheStore timeoutMs', options.timeoutMs);
     const grace = options.expiryGraceMs;
     if (grace !== undefined && !(Number.isSafeInteger(grace) && grace >= 0)) {
       throw new UsageError(`RedisCacheStore expiryGraceMs must be a whole number of ms, 0 or more, got ${String(grace)}.`);
     }
+    const backoffMs = options.backoffMs;
+    if (backoffMs !== undefined && !(Number.isSafeInteger(backoffMs) && backoffMs >= 0)) {
+      throw new UsageError(`RedisCacheStore backoffMs must be a whole number of ms, 0 or more, got ${String(backoffMs)}.`);
+    }
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
     this.ttlMs = options.ttlMs;
     this.graceMs = grace ?? DEFAULT_GRACE_MS;
     this.clock = options.clock ?? Date;
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.redis = new RedisConnection(options.client !== undefined ? { client: options.client } : { url: options.url as string }, timeoutMs);
+    this.redis = new RedisConnection(options.client !== undefined ? { client: options.client } : { url: options.url as string }, timeoutMs, {
+      backoffMs: backoffMs ?? DEFAULT_BACKOFF_MS,
+      clock: this.clock,
+    });
+    this.scripts = new RedisScriptRunner(this.redis);
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
@@ -110,7 +131,7 @@ export class RedisCacheStore implements Cache {
     const redisKey = this.entryKey(key);
     const indexKey = header === undefined ? redisKey : this.indexKey(header.identity);
     const px = ttl === undefined ? '' : String(ttl + this.graceMs);
-    await this.redis.call('EVAL', SET_ENTRY, 2, redisKey, indexKey, text, px, header === undefined ? '' : key);
+    await this.scripts.run(SET_ENTRY, [redisKey, indexKey], [text, px, header === undefined ? '' : key]);
     this.held.add(key);
     this.counts.sets++;
   }
@@ -206,7 +227,7 @@ export class RedisCacheStore implements Cache {
     if (removals.length === 0) return [];
     const keys = removals.flatMap((r) => [r.redisKey, r.indexKey]);
     const args = removals.flatMap((r) => [sha1(r.text), r.key]);
-    const reply = await this.redis.call('EVAL', REMOVE_IF_UNCHANGED, keys.length, ...keys, ...args);
+    const reply = await this.scripts.run(REMOVE_IF_UNCHANGED, keys, args);
     const removed = removals.map((_r, i) => Array.isArray(reply) && reply[i] === 1);
     removals.forEach((r, i) => {
       if (removed[i] === true) this.held.delete(r.key);
@@ -224,11 +245,11 @@ export class RedisCacheStore implements Cache {
   }
 
   private entryKey(key: string): string {
-    return `${this.prefix}e:${key}`;
+    return `${this.prefix}e${SEPARATOR}${key}`;
   }
 
   private indexKey(identity: string): string {
-    return `${this.prefix}i:${identity}`;
+    return `${this.prefix}i${SEPARATOR}${identity}`;
   }
 
   /** The injected clock's reading; a time that is not finite would write an entry that never expires. */

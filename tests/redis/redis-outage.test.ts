@@ -5,6 +5,7 @@ import { CacheStoreError } from 'groundswell/cache';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { RedisCacheStore } from 'groundswell/redis';
 import { eventsOfType, record } from '../support/events.js';
+import { FakeClock } from '../support/fake-clock.js';
 import { freePort, HAS_REDIS_SERVER, OwnRedisServer } from './own-redis-server.js';
 
 if (!HAS_REDIS_SERVER) {
@@ -67,7 +68,9 @@ describe.skipIf(!HAS_REDIS_SERVER)('RedisCacheStore when Redis is down', () => {
     const server = new OwnRedisServer(await freePort());
     await server.start();
     cleanups.push(() => server.kill());
-    const store = new RedisCacheStore({ url: server.url, prefix: 'outage:' });
+    // The back-off window after a failure is measured by this clock: the test moves it on.
+    const clock = new FakeClock();
+    const store = new RedisCacheStore({ url: server.url, prefix: 'outage:', clock, backoffMs: 5000 });
     cleanups.push(() => store.close());
     const model = echoing();
     const agent = createAgent({ name: 'outage', client: model.client({ maxRetries: 0 }), enableCache: true, cache: store });
@@ -84,7 +87,13 @@ describe.skipIf(!HAS_REDIS_SERVER)('RedisCacheStore when Redis is down', () => {
 
     // Back (empty: it kept nothing on disk): the store reconnects by itself in the background.
     await server.start();
-    await vi.waitFor(() => store.get('gs:probe'), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(
+      () => {
+        clock.advance(5000);
+        return store.get('gs:probe');
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     const after = await ask(agent, ['c', 'c']);
     expect(after.misses).toEqual(['absent']);
     expect(after.hits).toBe(1);

@@ -53,6 +53,6 @@ describe.skipIf(!redis.ok)('RedisCacheStore across processes', () => {
     expect(line(second.stdout, 'CACHE')).toBe('cacheHit,cacheHit,cacheHit,cacheHit,cacheHit');
     // Five entries under the prefix, shared by both processes.
     if (client.status !== 'ready') await client.connect();
-    expect((await keysUnder(client, `${prefix}e:`)).length).toBe(5);
+    expect((await keysUnder(client, `${prefix}e|`)).length).toBe(5);
   }, 120_000);
 });

@@ -46,14 +46,14 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
     const store = stores.store({ ttlMs: 150, expiryGraceMs: 50 });
     await store.set('gs:t', response('t'));
     await store.set('gs:forever', response('f'), { ttlMs: undefined });
-    const ttl = await stores.client.pttl(`${store.prefix}e:gs:t`);
+    const ttl = await stores.client.pttl(`${store.prefix}e|gs:t`);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(200);
     await new Promise((resolve) => setTimeout(resolve, 350));
-    expect(await stores.client.exists(`${store.prefix}e:gs:t`)).toBe(0);
+    expect(await stores.client.exists(`${store.prefix}e|gs:t`)).toBe(0);
     const forever = stores.store({ prefix: store.prefix });
     await forever.set('gs:never', response('n'));
-    expect(await stores.client.pttl(`${store.prefix}e:gs:never`)).toBe(-1);
+    expect(await stores.client.pttl(`${store.prefix}e|gs:never`)).toBe(-1);
   });
 
   it('busts a prefix with SCAN in batches (never KEYS), across more keys than one batch', async () => {
@@ -65,7 +65,7 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
     expect(await store.bustPrefix('researcher:')).toBe(1200);
     expect(commands).not.toContain('KEYS');
     expect(commands.filter((command) => command === 'SCAN').length).toBeGreaterThan(1);
-    expect(await keysUnder(stores.client, `${store.prefix}e:`)).toEqual([`${store.prefix}e:writer:1`]);
+    expect(await keysUnder(stores.client, `${store.prefix}e|`)).toEqual([`${store.prefix}e|writer:1`]);
     expect(store.metrics()).toMatchObject({ busts: 1200, size: 1 });
   }, 30_000);
 
@@ -85,6 +85,45 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
     expect((await neighbour.get('a:1'))?.value).toBe('neighbour');
   });
 
+  it('stores whose prefixes nest (p: and p:e:sub:) never read, overwrite or bust each other\'s entries', async () => {
+    const outer = stores.store();
+    const inner = stores.store({ prefix: `${outer.prefix}e:sub:` });
+    await inner.set('k', response('inner'));
+    await inner.set('i:x', response('inner-index-like'));
+    // Under an `<prefix>e:<key>` layout this key of the outer store is the inner store's `k`.
+    await outer.set('sub:e:k', response('outer'));
+    expect((await inner.get('k'))?.value).toBe('inner');
+    expect(await outer.bustPrefix('')).toBe(1);
+    expect((await inner.get('k'))?.value).toBe('inner');
+    expect((await inner.get('i:x'))?.value).toBe('inner-index-like');
+    await outer.set('sub:e:k', response('outer'));
+    expect(await inner.bustPrefix('')).toBe(2);
+    expect((await outer.get('sub:e:k'))?.value).toBe('outer');
+  });
+
+  it('refuses a prefix with the character that ends every prefix in its keys', () => {
+    expect(() => stores.store({ prefix: 'app|cache:' })).toThrow(/must not contain "\|"/);
+  });
+
+  it('sends its scripts by hash after the first write, and survives a SCRIPT FLUSH in between', async () => {
+    const { client, commands } = recording(stores.client);
+    const store = stores.store({ client });
+    await store.set('gs:1', response(1));
+    commands.length = 0;
+    await store.set('gs:2', response(2));
+    await store.set('gs:3', response(3));
+    expect(commands).toEqual(['EVALSHA', 'EVALSHA']);
+    await stores.client.call('SCRIPT', 'FLUSH');
+    commands.length = 0;
+    await store.set('gs:4', response(4));
+    await store.set('gs:5', response(5));
+    // NOSCRIPT, the script sent once more, then by hash again.
+    expect(commands).toEqual(['EVALSHA', 'EVAL', 'EVALSHA']);
+    expect((await store.get('gs:4'))?.value).toBe(4);
+    expect(await store.bust('gs:5')).toBe(true);
+    expect(await store.bustPrefix('gs:')).toBe(4);
+  });
+
   it('round-trips hostile values: control characters, lone surrogates, every byte value, and a 16 MB entry', async () => {
     const store = stores.store();
     const bytes = Array.from({ length: 256 }, (_x, i) => String.fromCharCode(i)).join('');
@@ -99,10 +138,10 @@ describe.skipIf(!redis.ok)('RedisCacheStore on Redis', () => {
 
   it('an entry another program wrote in its place (not ours, or another type) is a damaged miss or absent, never a crash', async () => {
     const store = stores.store();
-    await stores.client.set(`${store.prefix}e:gs:junk`, 'not json');
+    await stores.client.set(`${store.prefix}e|gs:junk`, 'not json');
     expect(await store.lookup('gs:junk')).toEqual({ response: undefined, reason: 'damaged' });
-    expect(await stores.client.exists(`${store.prefix}e:gs:junk`)).toBe(0);
-    await stores.client.hset(`${store.prefix}e:gs:hash`, 'field', 'value');
+    expect(await stores.client.exists(`${store.prefix}e|gs:junk`)).toBe(0);
+    await stores.client.hset(`${store.prefix}e|gs:hash`, 'field', 'value');
     expect(await store.lookup('gs:hash')).toEqual({ response: undefined, reason: 'absent' });
     await store.set('gs:ok', response('ok'));
     expect(await store.bustPrefix('gs:')).toBe(1);
