@@ -76,7 +76,7 @@ export interface TurnFeature {
    * The text this feature adds to the call's first request, read without changing state: the
    * cache key covers it. Only for features whose first-request text varies between calls.
    */
-  firstRequestText?(): Promise<string>;
+  firstRequestText?(call: TurnCall): Promise<string>;
 }
 
 /** What a feature's factory knows of the call being prepared. */

@@ -58,10 +58,10 @@ export function observesToolCalls(features: readonly TurnFeature[]): boolean {
  * What the features add to the first request, for the cache key: undefined (synchronously, so a
  * cache hit pays no await) when none adds anything that varies.
  */
-export function firstRequestText(features: readonly TurnFeature[]): Promise<string> | undefined {
+export function firstRequestText(features: readonly TurnFeature[], call: TurnCall): Promise<string> | undefined {
   if (features.length === 0) return undefined;
   const keyed = features.filter((feature) => feature.firstRequestText !== undefined);
   if (keyed.length === 0) return undefined;
-  if (keyed.length === 1) return keyed[0]?.firstRequestText?.();
-  return Promise.all(keyed.map((feature) => feature.firstRequestText?.() ?? '')).then((texts) => texts.join('\n'));
+  if (keyed.length === 1) return keyed[0]?.firstRequestText?.(call);
+  return Promise.all(keyed.map((feature) => feature.firstRequestText?.(call) ?? '')).then((texts) => texts.join('\n'));
 }

@@ -48,7 +48,8 @@ export class DurableRun implements RunJournal, CallJournal {
   private writing: Promise<void> = Promise.resolve();
   private batchQueued = false;
   private writeError: unknown;
-  // The latest trajectory checkpoint per agent: written with the next batch, restored on resume.
+  // The latest trajectory checkpoint of each call still running, by the call's key: written
+  // promptly, restored on resume to the same call (its re-run) and to no other.
   private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
   private readonly restored = new Map<string, TrajectoryCheckpoint>();
   private usageTotal: TokenUsage = { ...ZERO_USAGE };
@@ -77,7 +78,9 @@ export class DurableRun implements RunJournal, CallJournal {
     }
     this.waitingSince = loaded?.run.waitingFor;
     for (const [name, value] of Object.entries(loaded?.data ?? {})) {
-      if (name.startsWith(CHECKPOINT_DATA)) this.restored.set(name.slice(CHECKPOINT_DATA.length), value as TrajectoryCheckpoint);
+      // Only calls that did not complete run again, so only theirs can be handed over.
+      const key = name.slice(CHECKPOINT_DATA.length);
+      if (name.startsWith(CHECKPOINT_DATA) && !this.calls.has(key)) this.restored.set(key, value as TrajectoryCheckpoint);
     }
   }
 
@@ -94,9 +97,16 @@ export class DurableRun implements RunJournal, CallJournal {
    * from the store store nothing, so a long replay writes its events in batches of its own
    * instead of holding them all until the end.
    */
-  recordEvent(event: WorkflowEvent): void {
+  recordEvent(event: WorkflowEvent, node?: TreeNode): void {
     this.events.push(event);
-    if (event.type === 'trajectoryCheckpoint') this.checkpoints.set(event.agentName, event.checkpoint);
+    if (event.type === 'trajectoryCheckpoint') {
+      const key = node === undefined ? undefined : this.callKeyOf(node);
+      if (key !== undefined) {
+        this.checkpoints.set(key, event.checkpoint);
+        // Kept at once: a kill mid-call must still leave this call its checkpoint.
+        this.writing = this.writing.then(() => this.writeCheckpoints());
+      }
+    }
     if (this.events.length >= EVENTS_PER_BATCH && !this.batchQueued) {
       this.batchQueued = true;
       this.writing = this.writing.then(() => {
@@ -106,16 +116,45 @@ export class DurableRun implements RunJournal, CallJournal {
     }
   }
 
-  /** The latest checkpoint of `agentName` from before the interruption, until it is handed over. */
-  restoredCheckpoint(agentName: string): TrajectoryCheckpoint | undefined {
-    return this.restored.get(agentName);
+  /** Whether any call of the run left a checkpoint before the interruption (the handoff's cheap check). */
+  get hasRestoredCheckpoints(): boolean {
+    return this.restored.size > 0;
   }
 
-  /** True once per restored checkpoint: the first live request of that agent takes it. */
-  handOver(agentName: string, checkpoint: TrajectoryCheckpoint): boolean {
-    if (this.restored.get(agentName) !== checkpoint) return false;
-    this.restored.delete(agentName);
+  /**
+   * The checkpoint the call whose node is `node` saved before the interruption (the same call key:
+   * its re-run), until it is handed over. A call that saved none gets none, whatever its agent.
+   */
+  restoredCheckpoint(node: TreeNode | undefined): TrajectoryCheckpoint | undefined {
+    const key = node === undefined ? undefined : this.callKeys.get(node);
+    return key === undefined ? undefined : this.restored.get(key);
+  }
+
+  /** True once per restored checkpoint: the first live request of its call takes it. */
+  handOver(node: TreeNode | undefined, checkpoint: TrajectoryCheckpoint): boolean {
+    const key = node === undefined ? undefined : this.callKeys.get(node);
+    if (key === undefined || this.restored.get(key) !== checkpoint) return false;
+    this.restored.delete(key);
     return true;
+  }
+
+  /** The call key of the agent call `node` is, or is inside of. */
+  private callKeyOf(node: TreeNode): string | undefined {
+    for (let at: TreeNode | null = node; at !== null; at = at.parent) {
+      const key = this.callKeys.get(at);
+      if (key !== undefined) return key;
+    }
+    return undefined;
+  }
+
+  private async writeCheckpoints(): Promise<void> {
+    if (this.writeError !== undefined) return;
+    try {
+      for (const [key, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${key}`, checkpoint);
+      this.checkpoints.clear();
+    } catch (error) {
+      this.writeError = error;
+    }
   }
 
   /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
@@ -137,8 +176,6 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   async flush(): Promise<void> {
-    for (const [agentName, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${agentName}`, checkpoint);
-    this.checkpoints.clear();
     // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
     if (this.now() - this.treeStoredAt >= TREE_EVERY_MS) await this.storeTree();
     // Through the same chain as the replay's batches: one append at a time, in order.

@@ -7,26 +7,32 @@ import { durableRunOf } from './run-durably.js';
 const HEADING = '[RESTORED CHECKPOINT]';
 
 /**
- * The handoff of a resumed run: the first live call of an agent that had trajectory checkpoints
- * before the interruption gets the latest one once, as orientation. Its facts are marked stale:
- * a restored checkpoint is not fresh evidence (trajectory seed), so a read must be done again.
+ * The handoff of a resumed run: an agent call that was interrupted after it saved a trajectory
+ * checkpoint gets that checkpoint once, in its re-run's first request, as orientation. Keyed by
+ * the call's own path (its journal key), so in a fan-out of calls to one agent each child gets
+ * its own checkpoint or none. Its facts are marked stale: a restored checkpoint is not fresh
+ * evidence, so a read must be done again.
  */
-export const handoffFeature: TurnFeatureFactory<unknown> = (context) => {
+export const handoffFeature: TurnFeatureFactory<unknown> = () => {
   const workflow = getCurrentWorkflow();
   const run = workflow === undefined ? undefined : durableRunOf(workflow);
-  const checkpoint = run?.restoredCheckpoint(context.agentName);
-  if (run === undefined || checkpoint === undefined) return undefined;
-  const text = handoffText(checkpoint);
+  if (run === undefined || !run.hasRestoredCheckpoints) return undefined;
   let sent = false;
   return {
     name: 'handoff',
     // Handed over by the first request actually sent: a replayed call sends none.
     beforeRequest(request) {
-      if (sent || !run.handOver(context.agentName, checkpoint)) return;
+      if (sent) return;
+      const node = request.call.tree.node;
+      const checkpoint = run.restoredCheckpoint(node);
+      if (checkpoint === undefined || !run.handOver(node, checkpoint)) return;
       sent = true;
-      request.systemBlocks.push(text);
+      request.systemBlocks.push(handoffText(checkpoint));
     },
-    firstRequestText: () => Promise.resolve(text),
+    firstRequestText: (call) => {
+      const checkpoint = run.restoredCheckpoint(call.tree.node);
+      return Promise.resolve(checkpoint === undefined ? '' : handoffText(checkpoint));
+    },
   };
 };
 

@@ -4,6 +4,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { isSuspension } from '../errors/predicates.js';
 import { setRunJournal } from '../core/run-journal.js';
 import type { DurableSetting } from '../core/durable-setting.js';
+import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import type { LoadedRun, RunStore } from '../durable/run-store.js';
 import { serializeError } from '../util/serialize-error.js';
@@ -92,7 +93,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
     lease.renew().catch((error: unknown) => workflow.cancel(`the run's lease was lost: ${serializeError(error).message}`));
   }, Math.max(250, Math.floor(leaseMs / 3)));
   renewal.unref();
-  const unsubscribe = workflow.addObserver({ onEvent: (event) => journal.recordEvent(event) });
+  const unsubscribe = workflow.addObserver({ onEvent: (event, node) => journal.recordEvent(event, node as TreeNode | undefined) });
   runs.set(workflow, journal);
   setRunJournal(workflow, journal);
   try {

@@ -7,6 +7,7 @@ import {
   createAgent,
   createPrompt,
   createWorkflow,
+  defineTool,
   isSuspension,
   resume,
   RunFinishedError,
@@ -17,7 +18,7 @@ import {
   type WorkflowContext,
 } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
-import { json, ScriptedModel } from 'groundswell/testing';
+import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 
 let dir: string;
 let store: JournalRunStore;
@@ -147,7 +148,44 @@ const CHECKPOINT = {
 };
 
 describe('handoff on resume', () => {
-  it("gives the first live call after a resume the agent's latest checkpoint, marked as no fresh evidence", async () => {
+  const Verdict = z.object({ kind: z.string() });
+  const commits = ['a11', 'b22', 'c33', 'd44', 'e55', 'f66'];
+  const fanOut = (runId: string, model: ScriptedModel) => (): Workflow<string[]> => {
+    const classifier = createAgent({ name: 'classifier', client: model.client() });
+    return createWorkflow({ name: 'Release', durable: { store, runId } }, (ctx) =>
+      Promise.all(
+        commits.map((sha) =>
+          ctx.step('classify', () => classifier.prompt(createPrompt({ user: `Classify commit ${sha}`, responseFormat: Verdict })).then((v) => `${sha}:${v.kind}`)),
+        ),
+      ),
+    );
+  };
+
+  it('six children of one agent killed mid fan-out: only the call that saved a checkpoint gets it, and only its own', async () => {
+    // An uninterrupted run gives the records the interrupted one had stored for its first three children.
+    const done = await store.loadRun((await fanOut('whole', new ScriptedModel(() => json({ kind: 'fix' })))().run(), 'whole'));
+    const callKeys = done.calls.map((call) => call.key);
+    expect(new Set(callKeys).size).toBe(6);
+    await store.createRun({ id: 'killed', rootName: 'Release' });
+    for (const step of done.steps.slice(0, 3)) await store.putStep('killed', step);
+    for (const call of done.calls.slice(0, 3)) await store.putCall('killed', call);
+    // The fourth child's call had saved a checkpoint when the process died; the fifth and sixth had not.
+    const fourth = done.calls[3]?.key as string;
+    await store.putData('killed', `checkpoint:${fourth}`, { ...CHECKPOINT, goal: 'Classify commit d44' });
+    const model = new ScriptedModel(() => json({ kind: 'feat' }));
+    const result = await resume<string[]>('killed', { store, workflows: { Release: fanOut('killed', model) } });
+    expect(result).toEqual(['a11:fix', 'b22:fix', 'c33:fix', 'd44:feat', 'e55:feat', 'f66:feat']);
+    expect(model.requests).toHaveLength(3);
+    const handedOver = model.requests.filter((request) => JSON.stringify(request.body.system ?? null).includes('[RESTORED CHECKPOINT]'));
+    expect(handedOver).toHaveLength(1);
+    expect(JSON.stringify(handedOver[0]?.body.messages)).toContain('Classify commit d44');
+    const system = JSON.stringify(handedOver[0]?.body.system);
+    expect(system).toContain('Classify commit d44');
+    expect(system).toContain('not as fresh evidence');
+    expect(system).toContain('(stale)');
+  });
+
+  it('a call that completed before the interruption leaves nothing to hand over to the next call of its agent', async () => {
     const model = new ScriptedModel(() => json({ n: 1 }));
     const agent = createAgent({ name: 'planner', client: model.client(), trajectory: { checkpoint: 'always', grounding: 'off' } });
     let crash = true;
@@ -163,16 +201,31 @@ describe('handoff on resume', () => {
       });
     await expect(build().run()).rejects.toThrow(/crash/);
     await store.updateRun('h1', { status: 'running', error: null });
-    // What the interrupted process stored with its last batch: the agent's latest checkpoint.
+    // Keyed by agent name, as an earlier version stored it: no call has this key.
     await store.putData('h1', 'checkpoint:planner', CHECKPOINT);
     expect(await resume('h1', { store, workflows: { Handoff: build } })).toBe(2);
     expect(model.requests).toHaveLength(2);
-    const system = JSON.stringify(model.requests[1]?.body.system);
-    expect(system).toContain('[RESTORED CHECKPOINT]');
-    expect(system).toContain('not as fresh evidence');
-    expect(system).toContain('run the tests');
-    expect(system).toContain('(stale)');
-    // The interrupted process's own call carried no handoff.
-    expect(JSON.stringify(model.requests[0]?.body.system ?? null)).not.toContain('[RESTORED CHECKPOINT]');
+    expect(JSON.stringify(model.requests[1]?.body.system ?? null)).not.toContain('[RESTORED CHECKPOINT]');
+  });
+});
+
+describe('checkpoints kept for the handoff', () => {
+  it('a live call keeps its latest checkpoint under its own call key while it runs', async () => {
+    const seen: string[][] = [];
+    const peek = defineTool({
+      name: 'peek',
+      description: 'looks',
+      input: z.object({}),
+      execute: async () => {
+        // What a kill at this moment would leave in the store.
+        seen.push(Object.keys((await store.loadRun('cp')).data).filter((name) => name.startsWith('checkpoint:')));
+        return 'looked';
+      },
+    });
+    const model = new ScriptedModel([toolUse('peek', {}), toolUse('peek', {}), json({ n: 1 })]);
+    const agent = createAgent({ name: 'planner', client: model.client(), tools: [peek], trajectory: { checkpoint: 'always', grounding: 'off' } });
+    const wf = createWorkflow({ name: 'Cp', durable: { store, runId: 'cp' } }, (ctx) => ctx.step('plan', () => agent.prompt(createPrompt({ user: 'plan', responseFormat: Answer }))));
+    await wf.run();
+    expect(seen.at(-1)).toEqual([expect.stringMatching(/^checkpoint:.*\/agent:planner#0$/)]);
   });
 });

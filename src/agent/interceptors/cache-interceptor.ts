@@ -26,7 +26,7 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   if (call.onStream !== undefined) return missed(call, next, { reason: 'bypassed' });
   // Synchronous unless a turn feature keys its first-request text (a plan file to read) or there
   // are MCP servers to describe: each await costs on the hit path.
-  const keyed = firstRequestText(call.turnFeatures);
+  const keyed = firstRequestText(call.turnFeatures, call);
   const planText = keyed === undefined ? undefined : await keyed;
   const mcps = call.settings.mcps.length === 0 ? [] : await mcpKeyParts(call.settings.mcps);
   const key = callCacheKey(call, options.ignore, planText, mcps);
