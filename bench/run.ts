@@ -17,8 +17,9 @@ import { runW7 } from './w7-spawn-loop.js';
 import { runW8 } from './w8-import.js';
 import { runW9 } from './w9-durable-store.js';
 import { runW10 } from './w10-dbos-workers.js';
+import { runW11 } from './w11-viewer.js';
 
-const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10'] as const;
+const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11'] as const;
 type Workload = (typeof ALL)[number];
 const ALIASES: Record<string, Workload> = { IMPORT: 'W8' };
 
@@ -68,6 +69,7 @@ if (run.has('W7')) await runW7();
 if (run.has('W8')) await runW8();
 if (run.has('W9')) await runW9();
 if (run.has('W10')) await runW10();
+if (run.has('W11')) await runW11();
 
 section('Ratio targets (status = ratio ≤ target)');
 console.log(

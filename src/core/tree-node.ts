@@ -107,6 +107,15 @@ export class TreeNode implements WorkflowNode {
     return out;
   }
 
+  /** `events.length` without rebuilding a step's start and end events (the viewer counts them per batch). */
+  get eventCount(): number {
+    const history = this.history;
+    let count = (this.startSeq !== 0 ? 1 : 0) + (this.endSeq !== 0 ? 1 : 0);
+    if (history?.firstEvent) count += 1;
+    if (history?.secondEvent) count += 1;
+    return count + (history?.laterEvents?.size ?? 0);
+  }
+
   get logs(): readonly LogEntry[] {
     return this.history?.logs?.toArray() ?? NONE;
   }

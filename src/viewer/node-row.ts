@@ -19,6 +19,7 @@ export interface NodeRow {
 }
 
 export function nodeRow(node: WorkflowNode, rollup: TokenUsage | undefined): NodeRow {
+  const dropped = node.dropped;
   const row: {
     -readonly [K in keyof NodeRow]: NodeRow[K];
   } = {
@@ -27,11 +28,46 @@ export function nodeRow(node: WorkflowNode, rollup: TokenUsage | undefined): Nod
     name: node.name,
     kind: node.kind,
     status: node.status,
-    events: node.events.length + node.dropped.events,
-    logs: node.logs.length + node.dropped.logs,
+    events: eventCount(node) + dropped.events,
+    logs: node.logs.length + dropped.logs,
   };
   if (node.startTime !== undefined) row.startTime = node.startTime;
   if (node.duration !== undefined) row.duration = node.duration;
   if (rollup !== undefined) row.usage = rollup;
   return row;
+}
+
+/** A live tree counts its events without rebuilding them; a loaded one has them as a list. */
+function eventCount(node: WorkflowNode): number {
+  const count = (node as { readonly eventCount?: unknown }).eventCount;
+  return typeof count === 'number' ? count : node.events.length;
+}
+
+/** Whether two rows show the same thing: a batch sends only rows that differ from what was sent. */
+export function sameRow(a: NodeRow, b: NodeRow): boolean {
+  return (
+    a.id === b.id &&
+    a.parentId === b.parentId &&
+    a.name === b.name &&
+    a.kind === b.kind &&
+    a.status === b.status &&
+    a.startTime === b.startTime &&
+    a.duration === b.duration &&
+    a.events === b.events &&
+    a.logs === b.logs &&
+    sameUsage(a.usage, b.usage)
+  );
+}
+
+/** Whether two usage totals are equal, field by field. */
+export function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return (
+    a.inputTokens === b.inputTokens &&
+    a.outputTokens === b.outputTokens &&
+    a.cacheCreationInputTokens === b.cacheCreationInputTokens &&
+    a.cacheReadInputTokens === b.cacheReadInputTokens &&
+    a.costUsd === b.costUsd
+  );
 }

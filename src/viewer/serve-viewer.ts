@@ -83,8 +83,12 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
   const timer = setInterval(() => {
     if (dirty && clients.size > 0) flush();
   }, batchMs).unref();
-  const touch = (id: string): void => {
+  // With no page open nothing is tracked: the next page starts from one walk of the tree.
+  const touch = (id: string, node?: WorkflowNode): void => {
     dirty = true;
+    if (clients.size === 0) model.invalidate();
+    else if (node !== undefined) model.touch(node);
+    else model.touchId(id);
     if (touchedAll) return;
     touched.add(id);
     if (touched.size > MAX_TOUCHED) touchedAll = true;
@@ -119,10 +123,10 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       dirty = true;
       touchedAll = true;
       const unsubscribe = root.addObserver({
-        onEvent: (event) => touch(event.nodeId),
+        onEvent: (event, node) => touch(event.nodeId, node),
         onLog: (entry) => touch(entry.nodeId),
-        onStateUpdated: (node) => touch(node.id),
-        onTreeChanged: () => touch(root.node.id),
+        onStateUpdated: (node) => touch(node.id, node),
+        onTreeChanged: (top) => touch(top.id, top),
       });
       const detach = (): void => {
         detachers.delete(detach);

@@ -1,0 +1,95 @@
+/**
+ * W11: watching must not slow the run. The same run (a root, child workflows of 100 steps each)
+ * with the viewer attached, first with no page open, then with one HTTP client reading the SSE
+ * stream (what a browser tab costs the server: batches built and written every 100 ms). The ratio
+ * with/without a reader is the target; the reader only counts bytes, so the ratio is the server's.
+ */
+import { request } from 'node:http';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { createWorkflow } from 'groundswell';
+import { serveViewer, type Viewer } from 'groundswell/viewer';
+import { fixed2, fmtBytes, fmtMs, int, measureInterleaved, recordRatio, section, table } from './harness.js';
+
+const SIZES = [10_000, 20_000] as const;
+const STEPS_PER_WORKFLOW = 100;
+const TARGET_RATIO = 1.2;
+
+/**
+ * Child workflows of 100 steps under one root: `steps` steps, steps + steps/100 + 1 nodes. Each
+ * step yields to the event loop once, as any step doing I/O does: a run of steps that never leave
+ * the microtask queue would give the batch timer no turn at all.
+ */
+function buildRun(steps: number): ReturnType<typeof createWorkflow<void>> {
+  return createWorkflow<void>('w11', async (ctx) => {
+    for (let w = 0; w < steps / STEPS_PER_WORKFLOW; w += 1) {
+      await ctx.spawnWorkflow(
+        createWorkflow({ name: `batch ${w}` }, async (c) => {
+          for (let s = 0; s < STEPS_PER_WORKFLOW; s += 1) await c.step(`item ${w}.${s}`, async () => nextTurn(s));
+        }),
+      );
+    }
+  });
+}
+
+interface Reader {
+  bytes: number;
+  close(): void;
+}
+
+/** An SSE client that reads and counts, as a tab would consume the stream (without drawing). */
+function openReader(viewer: Viewer): Promise<Reader> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL('/api/events', viewer.url), { agent: false }, (res) => {
+      const reader: Reader = { bytes: 0, close: () => req.destroy() };
+      res.on('data', (chunk: Buffer) => (reader.bytes += chunk.length));
+      res.on('error', () => undefined);
+      resolve(reader);
+    });
+    req.on('error', (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end();
+  });
+}
+
+async function runWith(viewer: Viewer, steps: number): Promise<void> {
+  const run = buildRun(steps);
+  const detach = viewer.attach(run);
+  try {
+    await run.run();
+  } finally {
+    detach();
+  }
+}
+
+export async function runW11(): Promise<void> {
+  section('W11  a run with the viewer attached: no page open vs one SSE reader (batches every 100 ms)');
+  const quiet = await serveViewer();
+  const watched = await serveViewer();
+  const reader = await openReader(watched);
+  const rows: string[][] = [];
+  try {
+    for (const steps of SIZES) {
+      const before = reader.bytes;
+      const [alone, read] = await measureInterleaved([() => runWith(quiet, steps), () => runWith(watched, steps)], { warmup: 1, runs: 5 });
+      if (alone === undefined || read === undefined) throw new Error('W11: a measurement is missing');
+      const ratio = read.medianNs / alone.medianNs;
+      const nodes = steps + steps / STEPS_PER_WORKFLOW + 1;
+      rows.push([
+        int(nodes),
+        fmtMs(alone.medianNs),
+        fmtMs(read.medianNs),
+        `${fixed2(ratio)}x`,
+        fmtBytes((reader.bytes - before) / 6),
+        recordRatio('W11', `page open, ${int(nodes)} nodes`, ratio, TARGET_RATIO),
+      ]);
+    }
+  } finally {
+    reader.close();
+    await quiet.close();
+    await watched.close();
+  }
+  console.log(
+    table(['nodes', 'no page', 'page open', 'slowdown', 'streamed per run', `≤ ${TARGET_RATIO}x`], rows, ['right', 'right', 'right', 'right', 'right', 'left']),
+  );
+}

@@ -1,0 +1,18 @@
+import type { WorkflowNode } from '../types/node.js';
+import type { TokenUsage } from '../types/usage.js';
+import { addUsage, ZERO_USAGE } from '../util/usage.js';
+
+/** What a node adds to its subtree's total itself: its own usage plus what its pruned children spent. */
+export function ownUsage(node: WorkflowNode): TokenUsage | undefined {
+  const own = node.usage ?? undefined;
+  const pruned = node.dropped.usage;
+  if (pruned === undefined) return own;
+  return addUsage(own ?? ZERO_USAGE, pruned);
+}
+
+/** `usageRollup` semantics for one node, from its own part and its children's totals; undefined when nothing was spent. */
+export function subtreeUsage(own: TokenUsage | undefined, children: Iterable<TokenUsage>): TokenUsage | undefined {
+  let total = own;
+  for (const sub of children) total = addUsage(total ?? ZERO_USAGE, sub);
+  return total;
+}

@@ -1,0 +1,126 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWorkflow } from 'groundswell';
+import { serveViewer, type NodeRow, type Viewer } from 'groundswell/viewer';
+import type { WorkflowEvent } from '../../src/types/events.js';
+import type { WorkflowNode } from '../../src/types/node.js';
+import type { WorkflowObserver } from '../../src/types/observer.js';
+import type { WorkflowStatus } from '../../src/types/status.js';
+import { deferred } from '../support/deferred.js';
+import { get, openEvents, type EventStream } from './http-get.js';
+import { releaseRun } from './release-run.js';
+
+let viewer: Viewer | undefined;
+afterEach(async () => {
+  await viewer?.close();
+  viewer = undefined;
+});
+
+/** A tree node that counts how often the viewer reads it: the work a batch does. */
+class CountedNode implements WorkflowNode {
+  static reads = 0;
+  readonly kind = 'step' as const;
+  readonly workflowId = 'wf';
+  readonly children: CountedNode[] = [];
+  readonly logs = [];
+  readonly stateSnapshot = null;
+  readonly usage = null;
+  readonly dropped = { events: 0, logs: 0, children: 0 };
+  private current: WorkflowStatus = 'running';
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly parent: CountedNode | null,
+  ) {
+    parent?.children.push(this);
+  }
+  get status(): WorkflowStatus {
+    CountedNode.reads += 1;
+    return this.current;
+  }
+  set status(status: WorkflowStatus) {
+    this.current = status;
+  }
+  get events(): WorkflowEvent[] {
+    CountedNode.reads += 1;
+    return [];
+  }
+  toJSON(): never {
+    throw new Error('not exported in this test');
+  }
+}
+
+/** The rows a page holds after applying the snapshot and every batch so far. */
+function pageRows(stream: EventStream): Map<string, NodeRow> {
+  const rows = new Map<string, NodeRow>();
+  for (const message of stream.messages) {
+    const data = message.data as { rows?: NodeRow[]; upserted?: NodeRow[]; removed?: string[] };
+    if (message.event === 'snapshot') {
+      rows.clear();
+      for (const row of data.rows ?? []) rows.set(row.id, row);
+    } else if (message.event === 'nodes') {
+      for (const row of data.upserted ?? []) rows.set(row.id, row);
+      for (const id of data.removed ?? []) rows.delete(id);
+    }
+  }
+  return rows;
+}
+
+describe('viewer batches', () => {
+  it('cost what changed (one changed node among 2,001 is read and sent alone) and keep a watching page equal to a fresh one', async () => {
+    const root = new CountedNode('root', 'root', null);
+    const nodes = Array.from({ length: 2000 }, (_, i) => new CountedNode(`n${i}`, `item ${i}`, root));
+    let observer: WorkflowObserver = {};
+    viewer = await serveViewer({ batchMs: 20 });
+    viewer.attach({ root: { node: root, addObserver: (o) => ((observer = o), () => undefined) } });
+    const stream = await openEvents(viewer.url);
+    const snapshot = await stream.next((m) => m.event === 'snapshot');
+    expect((snapshot.data as { rows: NodeRow[] }).rows).toHaveLength(2001);
+
+    const target = nodes[1234] as CountedNode;
+    target.status = 'completed';
+    CountedNode.reads = 0;
+    observer.onEvent?.({ id: 1, type: 'stepEnd', nodeId: target.id } as WorkflowEvent, target);
+    const batch = await stream.next((m) => m.event === 'nodes');
+    expect((batch.data as { upserted: NodeRow[] }).upserted.map((r) => `${r.name}:${r.status}`)).toEqual(['item 1234:completed']);
+    // One row rebuilt (its status and event count), not a walk of the tree.
+    expect(CountedNode.reads).toBeLessThanOrEqual(4);
+    stream.drop();
+    await viewer.close();
+
+    // Updated in place, a watching page must still equal a fresh one: pruned children go, usage rolls up.
+    viewer = await serveViewer({ batchMs: 10 });
+    const { workflow, gathered } = releaseRun();
+    const gate = deferred<void>();
+    // Retention prunes finished children while the page watches: their rows must leave the page.
+    const pruning = createWorkflow({ name: 'pruning', retention: { maxChildrenPerNode: 5 } }, async (ctx) => {
+      for (let i = 0; i < 60; i += 1) {
+        await ctx.step(`p${i}`, () => i);
+        if (i === 30) await gate.promise;
+      }
+    });
+    const both = createWorkflow({ name: 'both' }, async (ctx) => {
+      await ctx.spawnWorkflow(pruning);
+      await ctx.spawnWorkflow(workflow);
+    });
+    viewer.attach(both);
+    const watching = await openEvents(viewer.url);
+    await watching.next((m) => m.event === 'snapshot');
+    const running = both.run();
+    await watching.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'p30'));
+    gate.resolve();
+    gathered.resolve();
+    await running;
+    await watching.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'both' && r.status === 'completed'));
+    const fresh = await openEvents(viewer.url);
+    await fresh.next((m) => m.event === 'snapshot');
+    const tree = JSON.parse((await get(new URL('/api/tree', viewer.url).href)).body) as { rows: NodeRow[] };
+    const expected = new Map(tree.rows.map((r) => [r.id, r]));
+    expect(pageRows(watching)).toEqual(expected);
+    expect(pageRows(fresh)).toEqual(expected);
+    expect([...expected.values()].filter((r) => r.name.startsWith('p')).length).toBeLessThan(30);
+    const top = expected.get(both.node.id);
+    expect(top?.usage?.inputTokens).toBeGreaterThan(0);
+    watching.drop();
+    fresh.drop();
+  });
+});
