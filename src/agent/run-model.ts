@@ -16,6 +16,7 @@ import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import type { CallTree } from './call-tree.js';
+import { apiErrorBody } from './api-error-body.js';
 import { checkedAnswer } from './checked-answer.js';
 import { loadAnthropicRuntime, loadedAnthropicRuntime, type AnthropicRuntime } from './load-anthropic-runtime.js';
 import type { HookContext } from './hooks.js';
@@ -246,7 +247,10 @@ function attemptReporter<T>(call: PromptCall<T>, attempts: { count: number }): M
     try {
       const response = await next(request);
       if (response.status >= 400) {
-        call.tree.emit({ type: 'apiError', agentName: call.agentName, attempt, status: response.status, message: response.statusText || `HTTP ${response.status}` });
+        // The API's own message says what went wrong; the status text only repeats the status.
+        const body = await apiErrorBody(response);
+        const message = body.message ?? (response.statusText || `HTTP ${response.status}`);
+        call.tree.emit({ type: 'apiError', agentName: call.agentName, attempt, status: response.status, message, ...(body.type !== undefined ? { errorType: body.type } : {}) });
       }
       return response;
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { WorkflowEvent } from '../types/events.js';
 import type { SerializedError } from '../util/serialize-error.js';
+import { capped } from './capped-text.js';
 
 /** A tree event shown as a span event: its name and attributes. */
 export interface SpanEventOf {
@@ -24,8 +25,8 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
         'groundswell.checkpoint.injected': event.injected,
       };
       if (captureContent) {
-        attributes['groundswell.checkpoint.next_action'] = event.checkpoint.nextAction;
-        attributes['groundswell.checkpoint.goal'] = event.checkpoint.goal;
+        attributes['groundswell.checkpoint.next_action'] = capped(event.checkpoint.nextAction);
+        attributes['groundswell.checkpoint.goal'] = capped(event.checkpoint.goal);
       }
       return { name: 'groundswell.checkpoint', attributes };
     }
@@ -56,7 +57,7 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
         'groundswell.attempt': event.attempt,
         'groundswell.status': event.status,
       };
-      if (captureContent && event.critique !== undefined) attributes['groundswell.reflection.critique'] = event.critique;
+      if (captureContent && event.critique !== undefined) attributes['groundswell.reflection.critique'] = capped(event.critique);
       if (event.error !== undefined) Object.assign(attributes, errorAttributes(event.error));
       return { name: 'groundswell.reflection_end', attributes };
     }
@@ -69,9 +70,11 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
       return { name: 'groundswell.cache_miss', attributes };
     }
     case 'apiError': {
-      const attributes: Attributes = { 'groundswell.attempt': event.attempt, 'error.type': event.status === null ? 'connection' : String(event.status) };
+      // The API's error type (`rate_limit_error`) says more than the status; the status stays an attribute.
+      const type = event.errorType ?? (event.status === null ? 'connection' : String(event.status));
+      const attributes: Attributes = { 'groundswell.attempt': event.attempt, 'error.type': capped(type) };
       if (event.status !== null) attributes['http.response.status_code'] = event.status;
-      attributes['groundswell.error.message'] = event.message;
+      attributes['groundswell.error.message'] = capped(event.message);
       return { name: 'groundswell.api_error', attributes };
     }
     case 'contextCompacted':
@@ -102,7 +105,7 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
       if (event.phase === 'call') return undefined;
       return {
         name: `groundswell.mcp_${event.phase}`,
-        attributes: { 'groundswell.mcp.server': event.server, ...(event.message !== undefined ? { 'groundswell.error.message': event.message } : {}) },
+        attributes: { 'groundswell.mcp.server': event.server, ...(event.message !== undefined ? { 'groundswell.error.message': capped(event.message) } : {}) },
       };
     case 'cancelled':
       return { name: 'groundswell.cancelled', attributes: { 'groundswell.cancel.reason': event.reason } };
@@ -115,5 +118,5 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
 
 /** An error as attributes: `error.type` (the conventions' name) and its message. */
 function errorAttributes(error: SerializedError): Attributes {
-  return { 'error.type': error.name, 'groundswell.error.message': error.message };
+  return { 'error.type': capped(error.name), 'groundswell.error.message': capped(error.message) };
 }

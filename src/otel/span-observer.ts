@@ -3,6 +3,7 @@ import type { AgentPromptEndEvent, McpEvent, ModelRequestEvent, ToolInvocationEv
 import type { WorkflowNode } from '../types/node.js';
 import { isFinished, type WorkflowStatus } from '../types/status.js';
 import type { SerializedError } from '../util/serialize-error.js';
+import { capped, cappedStack } from './capped-text.js';
 import { finishReasons, outputMessages, providerAttributes, usageAttributes } from './gen-ai-attributes.js';
 import type { OtelApi } from './load-otel-api.js';
 import { OpenSpans, type OpenSpan } from './open-spans.js';
@@ -176,8 +177,8 @@ export class SpanObserver implements OtelObserver {
       if (event.outcome !== undefined) attributes['groundswell.tool.outcome'] = event.outcome;
     }
     if (this.captureContent) {
-      if (event.input !== undefined) attributes['gen_ai.tool.call.arguments'] = JSON.stringify(event.input) ?? '';
-      if (event.output !== undefined) attributes['gen_ai.tool.call.result'] = event.output;
+      if (event.input !== undefined) attributes['gen_ai.tool.call.arguments'] = capped(JSON.stringify(event.input) ?? '');
+      if (event.output !== undefined) attributes['gen_ai.tool.call.result'] = capped(event.output);
     }
     open.span.setAttributes(attributes);
     if (event.isError === true && !open.failed) {
@@ -189,14 +190,19 @@ export class SpanObserver implements OtelObserver {
   }
 }
 
-/** Records a serialized error on the span (as an exception) and marks the span failed once. */
+/**
+ * Records a serialized error on the span (as an exception) and marks the span failed once. Its
+ * texts are capped: a 10 MB message would otherwise be sent three times (message, stack, status).
+ */
 function recordError(api: OtelApi, open: OpenSpan, error: SerializedError, time: number): void {
-  const exception = error.stack === undefined ? { name: error.name, message: error.message } : { name: error.name, message: error.message, stack: error.stack };
+  const name = capped(error.name);
+  const message = capped(error.message);
+  const exception = error.stack === undefined ? { name, message } : { name, message, stack: cappedStack(error.stack, error.name, error.message) };
   open.span.recordException(exception, time);
   if (open.failed) return;
   open.failed = true;
-  open.span.setAttribute('error.type', error.name);
-  open.span.setStatus({ code: api.SpanStatusCode.ERROR, message: `${error.name}: ${error.message}` });
+  open.span.setAttribute('error.type', name);
+  open.span.setStatus({ code: api.SpanStatusCode.ERROR, message: capped(`${error.name}: ${error.message}`) });
 }
 
 function setStatus(api: OtelApi, open: OpenSpan, status: WorkflowStatus): void {

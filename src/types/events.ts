@@ -189,7 +189,10 @@ export interface ApiErrorEvent extends EventBase {
   readonly attempt: number;
   /** HTTP status, or null when the connection failed or timed out. */
   readonly status: number | null;
+  /** The API's own error message when its error body has one, else the HTTP status text or the connection error. */
   readonly message: string;
+  /** The API's error type (`rate_limit_error`, `overloaded_error`, ...) when its error body names one. */
+  readonly errorType?: string;
 }
 export interface CacheHitEvent extends EventBase {
   readonly type: 'cacheHit';
