@@ -20,6 +20,8 @@ import { callFingerprint, stepFingerprint } from './step-key.js';
 import { signalRejected } from './signal-rejections.js';
 import { waitSchemaJson } from './signal-schema.js';
 import { rebuildError, storeError, type StoredError } from './stored-error.js';
+import { graftStored, storedSubtree } from './graft-stored.js';
+import type { SerializedNode } from '../types/serialized.js';
 
 const TREE_EVERY_MS = 5_000;
 const EVENTS_PER_BATCH = 1_000;
@@ -205,6 +207,7 @@ export class DurableRun implements RunJournal, CallJournal {
           'stored result is not replayed. Finish the run with the code that started it, or start a new run.',
       );
     }
+    graftStored(node, stored.subtree);
     if (stored.status === 'completed') return { status: 'completed', value: stored.value };
     return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined) };
   }
@@ -219,6 +222,7 @@ export class DurableRun implements RunJournal, CallJournal {
         ? outcome.value === undefined ? {} : { value: outcome.value }
         : { error: stepError(workflow, node, outcome.error) }),
       ...(fingerprint !== undefined ? { fingerprint } : {}),
+      ...subtreeOf(node),
       at: this.now(),
     };
     await this.flush();
@@ -310,6 +314,11 @@ export class DurableRun implements RunJournal, CallJournal {
       waitingFor: name,
     });
   }
+}
+
+function subtreeOf(node: TreeNode): { subtree?: SerializedNode[] } {
+  const subtree = storedSubtree(node);
+  return subtree === undefined ? {} : { subtree };
 }
 
 /** Why `schema` refuses `value` (its first problems), or undefined when it takes it. A schema that throws refuses. */
