@@ -77,12 +77,8 @@ export class DbosJournal implements RunJournal, CallJournal {
     return n;
   }
 
-  // A child's events so far reach its launcher once the step that made them settles.
-  private async relayed<R>(body: () => Promise<R>): Promise<R> {
-    try {
-      return await body();
-    } finally {
-      await this.relay?.flush();
-    }
+  // The run's events so far reach its followers while the step runs and before DBOS records it.
+  private relayed<R>(body: () => Promise<R>): Promise<R> {
+    return this.relay === undefined ? body() : this.relay.during(body);
   }
 }

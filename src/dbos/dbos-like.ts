@@ -16,6 +16,11 @@ export interface DbosLike {
   writeStream<T>(key: string, value: T): Promise<void>;
   closeStream(key: string): Promise<void>;
   readStream<T>(workflowID: string, key: string, options?: { pollingIntervalMs?: number }): AsyncGenerator<T, void, unknown>;
+  /** Null when no workflow has the id: how `run` tells a new run from one a dead launcher left. */
+  getWorkflowStatus(workflowID: string): Promise<{ readonly status: string } | null>;
+  retrieveWorkflow<R>(workflowID: string): DbosHandleLike<R>;
+  cancelWorkflow(workflowID: string): Promise<void>;
+  listWorkflows(input: { workflow_id_prefix?: string; status?: Array<'PENDING' | 'ENQUEUED' | 'DELAYED'> }): Promise<ReadonlyArray<{ readonly workflowID: string }>>;
 }
 
 /** A DBOS workflow handle, as `DBOS.startWorkflow` returns it. @public */

@@ -8,13 +8,12 @@ import { currentScope, type Scope } from '../core/scope.js';
 import type { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import { isWorkflow } from '../core/workflow-runtime.js';
-import type { SerializedNode } from '../types/serialized.js';
-import type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
+import { cancelRun } from './cancel-run.js';
+import type { DbosLike, DbosQueueLike } from './dbos-like.js';
 import { DbosJournal } from './dbos-journal.js';
-import { graftTree } from './graft-tree.js';
-import { RelayReader } from './relay-reader.js';
-import { RelayIds } from './relay-ids.js';
-import { RelayWriter, type RelayBatch, type RelayItem } from './relay-writer.js';
+import { followRun } from './follow-run.js';
+import { RelayWriter, type RelayItem } from './relay-writer.js';
+import type { RunOutcome, RunTrail } from './run-trail.js';
 
 /** Builds a new root workflow from JSON input: how any process makes the same workflow. @public */
 export type DbosWorkflowFactory = (input: never) => Workflow<unknown>;
@@ -42,24 +41,15 @@ export interface DbosWorkflowsOptions {
 
 /** The workflows every process of an application registers with DBOS before `DBOS.launch()`. */
 export interface DbosWorkflows<F extends Record<string, DbosWorkflowFactory>> {
-  /** Runs `name` as a DBOS workflow (a root) in this process and returns its result. */
-  run<K extends keyof F & string>(name: K, input: DbosFactoryInput<F[K]>, options?: DbosRunOptions): Promise<DbosFactoryResult<F[K]>>;
-}
-
-const RESULT_POLL_MS = 50;
-
-interface ChildOutcome {
-  readonly value: unknown;
   /**
-   * The child's tree and the events and logs not relayed while it ran, as JSON text: DBOS
-   * serializes a string without walking it (the tree was most of a worker's serialization time).
+   * Runs `name` as a DBOS workflow (a root) in this process and returns its result. With the
+   * `workflowID` of a run that exists (a launcher that died and came back), runs nothing new: the
+   * workflow `onWorkflow` gets stands for that run wherever DBOS runs it, its observers get the
+   * run's events from its start and on, and its tree is the run's once it ends.
    */
-  readonly trail: string;
-}
-
-interface ChildTrail {
-  readonly tree: SerializedNode;
-  readonly rest: RelayBatch;
+  run<K extends keyof F & string>(name: K, input: DbosFactoryInput<F[K]>, options?: DbosRunOptions): Promise<DbosFactoryResult<F[K]>>;
+  /** Cancels the run `workflowID` and every child it queued (those still queued or running). */
+  cancel(workflowID: string): Promise<void>;
 }
 
 /**
@@ -76,12 +66,14 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
   const starting = new Map<string, (workflow: Workflow<unknown>) => void>();
 
   const registered = dbos.registerWorkflow(
-    async (name: string, input: unknown, child: boolean): Promise<unknown> => {
+    // `_child`: kept in the recorded input, so runs started before still replay.
+    async (name: string, input: unknown, _child: boolean): Promise<RunOutcome> => {
       const workflow = build(factories, name, input);
       const workflowID = dbos.workflowID as string;
-      const relay = child ? new RelayWriter(dbos, workflow) : undefined;
+      // Every run relays: a child to its launcher, a root to a launcher that comes back.
+      const relay = new RelayWriter(dbos, workflow);
       setRunJournal(workflow, new DbosJournal(dbos, workflowID, relay, launchChildren));
-      let rest: RelayItem[] | undefined;
+      let rest: RelayItem[] = [];
       options.onWorkflow?.(workflow, { name, workflowID });
       starting.get(workflowID)?.(workflow);
       let value: unknown;
@@ -90,27 +82,15 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
       } finally {
         setRunJournal(workflow, undefined);
         // In the workflow's own context: the last operation of every attempt, so its id never shifts.
-        rest = await relay?.close();
+        rest = await relay.close();
       }
-      if (relay === undefined) return value;
-      const trail: ChildTrail = { tree: workflow.treeNode.toJSON(), rest: { root: workflow.id, items: rest ?? [] } };
-      return { value, trail: JSON.stringify(trail) } satisfies ChildOutcome;
+      const trail: RunTrail = { tree: workflow.treeNode.toJSON(), rest: { root: workflow.id, items: rest } };
+      return { value, trail: JSON.stringify(trail) };
     },
     { name: options.name ?? 'groundswell' },
   );
 
-  async function follow(mirror: Workflow, handle: DbosHandleLike<unknown>): Promise<unknown> {
-    // The stream ends when the child closes it (its last step) or ends: only then is its result
-    // asked for, at a short interval, instead of polling each child's status all along.
-    const ids = new RelayIds(mirror.id);
-    const relay = new RelayReader(mirror, ids);
-    await escape(() => relay.follow(dbos, handle.workflowID)).catch(() => undefined);
-    const outcome = (await escape(() => handle.getResult({ pollingIntervalMs: RESULT_POLL_MS }))) as ChildOutcome;
-    const trail = JSON.parse(outcome.trail) as ChildTrail;
-    relay.deliver(trail.rest);
-    graftTree(trail.tree, mirror, ids);
-    return outcome.value;
-  }
+  const follow = (mirror: Workflow, workflowID: string): Promise<unknown> => followRun(dbos, escape, mirror, workflowID);
 
   async function launchChildren(queue: DbosQueueLike, name: string, inputs: readonly unknown[]): Promise<unknown[]> {
     const scope = currentScope() as Scope;
@@ -123,7 +103,7 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
       ),
     );
     const mirrors = handles.map((handle) => {
-      const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, handle));
+      const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, handle.workflowID));
       return mirror;
     });
     // Each mirror mounts under the running step; all settle before the first failure is thrown.
@@ -135,15 +115,23 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
 
   return {
     async run(name, input, runOptions = {}) {
+      type Result = DbosFactoryResult<F[typeof name]>;
       const workflowID = runOptions.workflowID ?? `gs-${randomUUID()}`;
+      if (runOptions.workflowID !== undefined && (await dbos.getWorkflowStatus(workflowID)) !== null) {
+        // The run exists (its launcher died, or it ended): follow it from the start of its stream.
+        const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, workflowID));
+        runOptions.onWorkflow?.(mirror);
+        return (await mirror.run()) as Result;
+      }
       if (runOptions.onWorkflow !== undefined) starting.set(workflowID, runOptions.onWorkflow);
       try {
         const handle = await dbos.startWorkflow(registered, { workflowID })(name, input, false);
-        return (await handle.getResult()) as DbosFactoryResult<F[typeof name]>;
+        return (await handle.getResult()).value as Result;
       } finally {
         starting.delete(workflowID);
       }
     },
+    cancel: (workflowID) => cancelRun(dbos, workflowID),
   };
 }
 

@@ -157,6 +157,75 @@ describe.skipIf(!postgres.ok)('groundswell/dbos on PostgreSQL', () => {
     }
   }, 90_000);
 
+  it('a launcher killed mid-run and started again with the run id gets the tree and its events from the start', async () => {
+    const children = 60;
+    const db = await createDbosDatabase('relaunch');
+    const work = mkdtempSync(join(tmpdir(), 'gs-dbos-'));
+    const processes: FixtureProcess[] = [];
+    let first: FixtureProcess | undefined;
+    // The first launcher dies once a third of the children have asked the model.
+    const server = await startModelServer(50, () => {
+      if (server.requests.total === children / 3) first?.child.kill('SIGKILL');
+    });
+    const start = (role: string, executorId: string): FixtureProcess => {
+      const started = startFixture(bundle.file, { role, executorId, url: db.url, modelUrl: server.url, work, children, workerConcurrency: 5 });
+      processes.push(started);
+      return started;
+    };
+    try {
+      await start('worker', 'worker-1').report;
+      await start('worker', 'worker-2').report;
+      first = start('launcher', 'launcher');
+      expect((await first.exited).signal).toBe('SIGKILL');
+      // DBOS recovers the root where a process with the dead launcher's executor id starts: here a worker.
+      await start('worker', 'launcher').report;
+      const report = (await start('launcher', 'launcher-2').report) as LauncherReport;
+      expect([...report.results].sort((a, b) => a - b)).toEqual([...Array(children).keys()]);
+      // The new launcher's observers saw every child's step, those before it started too.
+      expect(report.childSteps).toBe(children);
+      expect(report.stepName).toBe('fan out');
+      expect(report.grafted).toBe(children);
+      expect(report.exported.distinctIds).toBe(report.exported.events);
+      expect(report.exported.dangling).toBe(0);
+    } finally {
+      for (const started of processes) started.child.kill('SIGKILL');
+      await Promise.all(processes.map((started) => started.exited));
+      await server.close();
+      await db.drop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('cancelling a root cancels the children it queued', async () => {
+    const children = 120;
+    const db = await createDbosDatabase('cancel');
+    const work = mkdtempSync(join(tmpdir(), 'gs-dbos-'));
+    const server = await startModelServer(100);
+    const processes: FixtureProcess[] = [];
+    const start = (role: string, executorId: string): FixtureProcess => {
+      const started = startFixture(bundle.file, { role, executorId, url: db.url, modelUrl: server.url, work, children, workerConcurrency: 2, cancelAfter: 6 });
+      processes.push(started);
+      return started;
+    };
+    try {
+      await start('worker', 'worker-1').report;
+      await start('worker', 'worker-2').report;
+      const report = (await start('cancel', 'launcher').report) as { outcome: string; endsAtCancel: number; states: Record<string, number>; root: string };
+      expect(report.root).toBe('CANCELLED');
+      expect(report.outcome).not.toBe('completed');
+      // No child is left to run: the queued ones are cancelled, not taken by the workers later.
+      expect(report.states.ENQUEUED ?? 0).toBe(0);
+      expect(report.states.PENDING ?? 0).toBe(0);
+      expect(report.states.CANCELLED ?? 0).toBeGreaterThan(children / 2);
+    } finally {
+      for (const started of processes) started.child.kill('SIGKILL');
+      await Promise.all(processes.map((started) => started.exited));
+      await server.close();
+      await db.drop();
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 90_000);
+
   it('a run recovered by DBOS does not repeat a completed step or agent call', async () => {
     const db = await createDbosDatabase('recover');
     const work = mkdtempSync(join(tmpdir(), 'gs-dbos-'));

@@ -13,6 +13,7 @@ export function fakeDbos(): FakeDbos {
   const context = new AsyncLocalStorage<{ id: string; inStep: boolean }>();
   const steps: string[] = [];
   const recorded = new Map<string, unknown>();
+  const runs = new Map<string, Promise<unknown>>();
   return {
     steps,
     recorded,
@@ -34,9 +35,14 @@ export function fakeDbos(): FakeDbos {
         const workflowID = params?.workflowID ?? 'fake-workflow';
         const result = context.run({ id: workflowID, inStep: false }, () => target(...args));
         result.catch(() => undefined);
+        runs.set(workflowID, result);
         return { workflowID, getResult: () => result };
       };
     },
+    getWorkflowStatus: async (workflowID) => (runs.has(workflowID) ? { status: 'PENDING' } : null),
+    retrieveWorkflow: <R>(workflowID: string) => ({ workflowID, getResult: () => runs.get(workflowID) as Promise<R> }),
+    cancelWorkflow: async () => undefined,
+    listWorkflows: async () => [],
     writeStream: async () => undefined,
     closeStream: async () => undefined,
     // eslint-disable-next-line require-yield
