@@ -23,7 +23,10 @@ import { rebuildError, storeError, type StoredError } from './stored-error.js';
 import { graftStored, storedSubtree } from './graft-stored.js';
 import type { SerializedNode } from '../types/serialized.js';
 
-const TREE_EVERY_MS = 5_000;
+// The stored tree is rewritten whole, so how often follows what a write costs: at most every
+// TREE_MAX_MS, never more than 1/TREE_COST_SHARE of the run's time, and at once for the first settle.
+const TREE_MAX_MS = 5_000;
+const TREE_COST_SHARE = 20;
 const EVENTS_PER_BATCH = 1_000;
 const CHECKPOINT_DATA = 'checkpoint:';
 
@@ -58,7 +61,10 @@ export class DurableRun implements RunJournal, CallJournal {
   /** Set when a wait suspended the run. */
   suspended = false;
 
-  private treeStoredAt: number;
+  // -Infinity: the first settled step stores the tree, so a run killed in its first seconds has one.
+  // Wall time (performance.now()), whatever clock the run uses: the share is of real time spent.
+  private treeWrittenAt = Number.NEGATIVE_INFINITY;
+  private treeEveryMs = 0;
 
   constructor(
     readonly store: RunStore,
@@ -66,7 +72,6 @@ export class DurableRun implements RunJournal, CallJournal {
     private readonly root: Workflow,
     loaded: LoadedRun | undefined,
   ) {
-    this.treeStoredAt = this.now();
     for (const step of loaded?.steps ?? []) this.steps.set(step.key, step);
     // The run's usage counts every call it paid for, in earlier processes too.
     for (const call of loaded?.calls ?? []) {
@@ -161,8 +166,10 @@ export class DurableRun implements RunJournal, CallJournal {
 
   /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
   async storeTree(): Promise<void> {
-    this.treeStoredAt = this.now();
-    await this.store.putTree(this.runId, exportRun(this.root.node, this.treeStoredAt));
+    const started = performance.now();
+    await this.store.putTree(this.runId, exportRun(this.root.node, this.now()));
+    this.treeWrittenAt = performance.now();
+    this.treeEveryMs = Math.min(TREE_MAX_MS, (this.treeWrittenAt - started) * TREE_COST_SHARE);
   }
 
   private async writeEvents(): Promise<void> {
@@ -179,7 +186,7 @@ export class DurableRun implements RunJournal, CallJournal {
 
   async flush(): Promise<void> {
     // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
-    if (this.now() - this.treeStoredAt >= TREE_EVERY_MS) await this.storeTree();
+    if (performance.now() - this.treeWrittenAt >= this.treeEveryMs) await this.storeTree();
     // Through the same chain as the replay's batches: one append at a time, in order.
     this.writing = this.writing.then(() => this.writeEvents());
     await this.writing;

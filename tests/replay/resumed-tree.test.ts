@@ -77,13 +77,31 @@ describe('a resumed run keeps its agents\u2019 history', () => {
     expect(stored).toContain('(replayed)');
     // Every event of the resumed tree points at a node of that tree.
     const ids = new Set<string>();
-    const events: Array<{ nodeId: string }> = [];
+    const events: Array<{ readonly nodeId: string }> = [];
     const walk = (node: WorkflowNode): void => {
       ids.add(node.id);
-      events.push(...(node.events as Array<{ nodeId: string }>));
+      events.push(...node.events);
       node.children.forEach(walk);
     };
     walk(again.node);
     expect(events.filter((event) => !ids.has(event.nodeId))).toEqual([]);
+  });
+});
+
+describe('a run killed at any moment has a stored tree', () => {
+  it('right after its first step settled (its first second), the store already holds a tree with that step', async () => {
+    const seen: string[] = [];
+    const wf = createWorkflow({ name: 'Early', durable: { store, runId: 'early' } }, async (ctx) => {
+      await ctx.step('fetch', () => 'data');
+      await ctx.step('look', async () => {
+        // What a kill at this moment would leave for `groundswell runs show`.
+        const tree = (await store.loadRun('early')).tree;
+        if (tree !== undefined) seen.push(new WorkflowTreeDebugger(tree as never).toTreeString());
+      });
+      return 'done';
+    });
+    await wf.run();
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatch(/✓ fetch \[step\]/);
   });
 });
