@@ -5,6 +5,7 @@ import type { RunExport } from '../types/serialized.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { serveViewer, type Viewer } from '../viewer/serve-viewer.js';
+import type { ViewerWait } from '../viewer/viewer-wait.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { runLine } from './format-run.js';
 import { openStore, type StoreFlags } from './open-store.js';
@@ -48,10 +49,10 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
     let running = await load(store, target);
     viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
     const shown = viewer;
-    const update = (tree: RunExport | undefined, live: boolean): void => {
-      if (tree !== undefined) shown.show(tree, { live });
+    const update = (tree: RunExport | undefined, live: boolean, waitingFor: ViewerWait | undefined): void => {
+      if (tree !== undefined) shown.show(tree, { live, ...(waitingFor !== undefined ? { waitingFor } : {}) });
     };
-    update(running.tree, running.live);
+    update(running.tree, running.live, running.waitingFor);
     io.out(`Viewing run ${target} at ${viewer.url}  (Ctrl+C stops)${running.live ? '; it is running: the page follows it' : ''}`);
     if (running.tree === undefined) io.out('(no tree stored yet: a run stores it when it ends, suspends or checkpoints)');
     // A running run stores its tree as it goes: read it again until it ends.
@@ -59,7 +60,7 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
       if (!running.live) return;
       try {
         running = await load(store, target);
-        update(running.tree, running.live);
+        update(running.tree, running.live, running.waitingFor);
       } catch (error) {
         io.err(`Reading run ${inertText(target)} failed: ${inertText(errorMessage(error))}`);
       }
@@ -75,9 +76,15 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
   }
 }
 
-async function load(store: RunStore, runId: string): Promise<{ tree: RunExport | undefined; live: boolean }> {
+async function load(store: RunStore, runId: string): Promise<{ tree: RunExport | undefined; live: boolean; waitingFor: ViewerWait | undefined }> {
   const loaded = await store.loadRun(runId);
-  return { tree: loaded.tree === undefined ? undefined : (loaded.tree as RunExport), live: loaded.run.status === 'running' };
+  const { status, waitingFor } = loaded.run;
+  return {
+    tree: loaded.tree === undefined ? undefined : (loaded.tree as RunExport),
+    live: status === 'running',
+    // The banner of a suspended run: what it waits for, from its record.
+    waitingFor: status === 'suspended' ? waitingFor : undefined,
+  };
 }
 
 async function readRunFile(path: string): Promise<RunExport> {

@@ -60,14 +60,24 @@ function headLine(state: ProgressState, elapsedMs: number): string {
   return `${MARKS[state.rootStatus]} ${inertText(state.rootName) || 'run'} ${status} ${formatElapsed(elapsedMs)} · ${usageLine(state)}`;
 }
 
-/** `running: fetch, summarise (+3 more)`: the oldest running steps, tasks and agent calls (what the run waits on). */
+/**
+ * `running: fetch (in Triage), summarise (+3 more)`: the oldest running steps, tasks and agent
+ * calls (what the run waits on), each with its workflow unless that is the root (named above).
+ */
 function runningLine(state: ProgressState, max: number): string | undefined {
   const names: string[] = [];
   let more = 0;
+  // The root is the oldest running node: the display starts a fresh state at its start.
+  const rootId = state.running.keys().next().value;
   for (const node of state.running.values()) {
     if (node.kind === 'workflow') continue;
-    if (names.length < max) names.push(node.kind === 'agentPrompt' ? `agent ${inertText(node.name)}` : inertText(node.name));
-    else more++;
+    if (names.length >= max) {
+      more++;
+      continue;
+    }
+    const name = node.kind === 'agentPrompt' ? `agent ${inertText(node.name)}` : inertText(node.name);
+    const workflow = node.workflowId === rootId ? undefined : state.running.get(node.workflowId);
+    names.push(workflow === undefined ? name : `${name} (in ${inertText(workflow.name)})`);
   }
   if (names.length === 0) return undefined;
   return `running: ${names.join(', ')}${more > 0 ? ` (+${more} more)` : ''}`;

@@ -22,7 +22,7 @@ type CountedKind = (typeof COUNTED_KINDS)[number];
 export class ProgressState {
   readonly counts: Record<CountedKind, KindCounts> = freshCounts();
   /** Running nodes by id, oldest first (Map keeps insertion order). */
-  readonly running = new Map<string, { readonly kind: CountedKind; readonly name: string }>();
+  readonly running = new Map<string, { readonly kind: CountedKind; readonly name: string; readonly workflowId: string }>();
   inputTokens = 0;
   outputTokens = 0;
   costUsd: number | undefined;
@@ -37,19 +37,19 @@ export class ProgressState {
   apply(event: WorkflowEvent): { kind: CountedKind; name: string; status: WorkflowStatus; duration?: number } | undefined {
     switch (event.type) {
       case 'workflowStart':
-        return this.start(event.nodeId, 'workflow', event.name);
+        return this.start(event.workflowId, event.nodeId, 'workflow', event.name);
       case 'workflowEnd':
         return this.end(event.nodeId, 'workflow', event.name, event.status, event.duration);
       case 'stepStart':
-        return this.start(event.nodeId, 'step', event.name);
+        return this.start(event.workflowId, event.nodeId, 'step', event.name);
       case 'stepEnd':
         return this.end(event.nodeId, 'step', event.name, event.status, event.duration);
       case 'taskStart':
-        return this.start(event.nodeId, 'task', event.name);
+        return this.start(event.workflowId, event.nodeId, 'task', event.name);
       case 'taskEnd':
         return this.end(event.nodeId, 'task', event.name, event.status, event.duration);
       case 'agentPromptStart':
-        return this.start(event.nodeId, 'agentPrompt', event.agentName);
+        return this.start(event.workflowId, event.nodeId, 'agentPrompt', event.agentName);
       case 'agentPromptEnd':
         this.inputTokens += event.usage.inputTokens + event.usage.cacheCreationInputTokens + event.usage.cacheReadInputTokens;
         this.outputTokens += event.usage.outputTokens;
@@ -64,7 +64,7 @@ export class ProgressState {
         this.version++;
         return undefined;
       case 'reflectionStart':
-        return this.start(event.nodeId, 'reflection', `reflection (${event.level})`);
+        return this.start(event.workflowId, event.nodeId, 'reflection', `reflection (${event.level})`);
       case 'reflectionEnd':
         return this.end(event.nodeId, 'reflection', `reflection (${event.level})`, event.status);
       default:
@@ -72,9 +72,9 @@ export class ProgressState {
     }
   }
 
-  private start(nodeId: string, kind: CountedKind, name: string): undefined {
+  private start(workflowId: string, nodeId: string, kind: CountedKind, name: string): undefined {
     if (!this.running.has(nodeId)) {
-      this.running.set(nodeId, { kind, name });
+      this.running.set(nodeId, { kind, name, workflowId });
       this.counts[kind].running++;
       this.version++;
     }

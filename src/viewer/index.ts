@@ -4,3 +4,4 @@ export type { Viewer, ViewerOptions, ViewableWorkflow, ViewerMode } from './serv
 export { ViewerError } from './viewer-error.js';
 export type { NodeRow } from './node-row.js';
 export type { NodeDetails } from './node-details.js';
+export type { ViewerWait } from './viewer-wait.js';

@@ -13,6 +13,7 @@ import type { WorkflowNode } from '../types/node.js';
 import type { StateSnapshot } from '../types/serialized.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
+import type { SerializedError } from '../util/serialize-error.js';
 
 /** What the page shows for a selected node; read from the tree, which the run's masker already masked. */
 export interface NodeDetails {
@@ -33,6 +34,8 @@ export interface NodeDetails {
   readonly dropped: WorkflowNode['dropped'];
   /** `Mission: … · Goal: …` from the call's `agentPromptStart` (the debugger's `why` line); '' when none. */
   readonly why: string;
+  /** Why the node failed, with its cause chain (the latest error event, or a failed agent call's error); null when none. */
+  readonly error: SerializedError | null;
   readonly prompt: Pick<AgentPromptStartEvent, 'agentName' | 'model' | 'promptId' | 'goalAncestry'> | null;
   readonly answer: Omit<AgentPromptEndEvent, 'id' | 'nodeId' | 'workflowId' | 'timestamp' | 'type'> | null;
   /** This node's tool calls and those of its direct tool-call children (an agent call's tools). */
@@ -53,7 +56,9 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
   let checkpoint: NodeDetails['checkpoint'] = null;
   const signOffs: GoalSignOffEvent[] = [];
   const mcpCalls: McpEvent[] = [];
+  let error: SerializedError | null = null;
   for (const event of events) {
+    if (event.type === 'error') error = event.error;
     if (event.type === 'agentPromptStart') {
       prompt = { agentName: event.agentName, model: event.model, promptId: event.promptId, ...(event.goalAncestry ? { goalAncestry: event.goalAncestry } : {}) };
     } else if (event.type === 'agentPromptEnd') {
@@ -89,6 +94,7 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
     events,
     dropped: node.dropped,
     why: whyLine(prompt?.goalAncestry),
+    error: error ?? answer?.error ?? null,
     prompt,
     answer,
     tools,

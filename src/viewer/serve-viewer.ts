@@ -12,6 +12,7 @@ import { SseClients } from './sse-clients.js';
 import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
 import { ViewerError } from './viewer-error.js';
 import { ViewerModel } from './viewer-model.js';
+import type { ViewerWait } from './viewer-wait.js';
 
 export interface ViewerOptions {
   /** Default 0: a free port the system picks (read it from `url`). */
@@ -35,8 +36,12 @@ export interface Viewer {
   readonly url: string;
   /** Shows `workflow`'s whole tree (from its root) as it runs; returns a function that stops following it. */
   attach(workflow: ViewableWorkflow): Unsubscribe;
-  /** Shows a stored run (an export, as object or JSON text); call again with a newer export to update it. `live` marks it as still running. */
-  show(run: RunExport | string, options?: { readonly live?: boolean }): void;
+  /**
+   * Shows a stored run (an export, as object or JSON text); call again with a newer export to
+   * update it. `live` marks it as still running; `waitingFor` (a suspended run record's) shows
+   * what the run waits for.
+   */
+  show(run: RunExport | string, options?: { readonly live?: boolean; readonly waitingFor?: ViewerWait }): void;
   /** Ends every open page's stream and stops the server. */
   close(): Promise<void>;
 }
@@ -56,6 +61,13 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
   let dirty = true;
   let touched = new Set<string>();
   let touchedAll = false;
+  let wait: ViewerWait | null = null;
+  let waitChanged = false;
+  const setWait = (next: ViewerWait | null): void => {
+    wait = next;
+    waitChanged = true;
+    dirty = true;
+  };
   const detachers = new Set<Unsubscribe>();
 
   const flush = (): void => {
@@ -64,8 +76,10 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     dirty = false;
     touched = new Set();
     touchedAll = false;
-    if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0) return;
-    clients.send(SseClients.message('nodes', { ...changes, mode, touched: touchedIds }));
+    const waitSent = waitChanged;
+    waitChanged = false;
+    if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
+    clients.send(SseClients.message('nodes', { ...changes, mode, wait, touched: touchedIds }));
   };
   const state: ViewerState = {
     model,
@@ -74,7 +88,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     nonce: randomBytes(16).toString('base64'),
     snapshotMessage: () => {
       if (dirty) flush();
-      return SseClients.message('snapshot', { ...model.snapshot(), mode });
+      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait });
     },
     flushIfDirty: () => {
       if (dirty) flush();
@@ -120,10 +134,16 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       }
       model.setRoot(root.node);
       mode = 'live';
-      dirty = true;
+      setWait(null);
       touchedAll = true;
       const unsubscribe = root.addObserver({
-        onEvent: (event, node) => touch(event.nodeId, node),
+        onEvent: (event, node) => {
+          // The root's wait for a signal is the banner's, as a stored run's record would show it.
+          if (event.type === 'waitStarted' && node?.parent === null) {
+            setWait({ name: event.name, since: event.timestamp, ...(event.timeoutAt !== undefined ? { timeoutAt: event.timeoutAt } : {}) });
+          } else if (event.type === 'signalReceived' && node?.parent === null) setWait(null);
+          touch(event.nodeId, node);
+        },
         onLog: (entry) => touch(entry.nodeId),
         onStateUpdated: (node) => touch(node.id, node),
         onTreeChanged: (top) => touch(top.id, top),
@@ -144,7 +164,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       }
       model.setRoot(root);
       mode = showOptions?.live === true ? 'live' : 'stored';
-      dirty = true;
+      setWait(showOptions?.waitingFor ?? null);
       touchedAll = true;
     },
     async close() {

@@ -27,7 +27,12 @@ header input { width: 200px; }
 header button { cursor: pointer; }
 .pill { display: inline-block; padding: 0 7px; border-radius: 9px; font-size: 11px; font-weight: 600; text-transform: uppercase; }
 .pill.live { background: #2da44e; color: #fff; } .pill.stored { background: #6e7781; color: #fff; }
-.pill.empty, .pill.disconnected { background: #bf8700; color: #fff; }
+.pill.empty, .pill.disconnected { background: #bf8700; color: #fff; } .pill.ended { background: #6e7781; color: #fff; }
+header a.button { color: #fff; text-decoration: none; border: 1px solid #57606a; background: #32383f; border-radius: 4px; padding: 3px 7px; }
+#wait { padding: 8px 12px; background: #fff8c5; border-bottom: 1px solid #eac54f; }
+#wait pre { max-height: 160px; background: #fffdf0; }
+.error-box { border: 1px solid var(--bad); background: #fff5f5; border-radius: 4px; padding: 6px 8px; }
+.error-box .cause { margin-top: 4px; padding-left: 12px; border-left: 2px solid #f3c4c4; }
 #counts { color: #c9d1d9; font-size: 12px; }
 main { flex: 1; display: flex; min-height: 0; }
 #tree-pane { flex: 11; display: flex; flex-direction: column; min-width: 0; border-right: 1px solid var(--line); background: var(--panel); }
@@ -48,7 +53,7 @@ main { flex: 1; display: flex; min-height: 0; }
 .c-dur, .c-tok, .c-cost { flex: none; text-align: right; font-variant-numeric: tabular-nums; color: var(--muted); }
 .c-dur { width: 76px; } .c-tok { width: 92px; } .c-cost { width: 74px; }
 .s-completed .icon { color: var(--ok); } .s-failed .icon { color: var(--bad); } .s-failed .c-name { color: var(--bad); }
-.s-running .icon { color: var(--run); } .s-cancelled .icon, .s-idle .icon { color: var(--idle); }
+.s-running .icon { color: var(--run); } .s-cancelled .icon, .s-idle .icon { color: var(--idle); } .s-suspended .icon { color: var(--warn); }
 #details { flex: 9; overflow: auto; padding: 12px 16px; min-width: 0; }
 #details .hint { color: var(--muted); }
 #details h2 { font-size: 16px; margin: 0 0 2px; word-break: break-word; }
@@ -77,11 +82,13 @@ ul { margin: 4px 0; padding-left: 18px; }
   <span id="counts"></span>
   <span class="spacer"></span>
   <input id="q" type="search" placeholder="Filter by name" aria-label="Filter by name">
-  <select id="f-status" aria-label="Status"><option value="">any status</option><option>running</option><option>completed</option><option>failed</option><option>cancelled</option><option>idle</option></select>
+  <select id="f-status" aria-label="Status"><option value="">any status</option><option>running</option><option>completed</option><option>failed</option><option>cancelled</option><option value="suspended">waiting (suspended)</option><option>idle</option></select>
   <select id="f-kind" aria-label="Kind"><option value="">any kind</option><option>workflow</option><option>step</option><option>task</option><option>agentPrompt</option><option>toolCall</option><option>mcpCall</option><option>reflection</option></select>
   <button id="expand-all" type="button">Expand all</button>
   <button id="collapse-all" type="button">Collapse</button>
+  <a id="download" class="button" href="/api/run" download="run.json" title="The run as an export (JSON), to view again later">Download</a>
 </header>
+<div id="wait" hidden></div>
 <main>
   <section id="tree-pane">
     <div id="tree-head"><span class="c-name">node</span><span class="c-dur">duration</span><span class="c-tok">tokens</span><span class="c-cost">cost</span></div>
@@ -93,9 +100,10 @@ ul { margin: 4px 0; padding-left: 18px; }
 (function () {
   'use strict';
   var ROW_H = 24, OPEN_DEPTH = 3;
-  var ICONS = { completed: '\u2713', failed: '\u2717', cancelled: '\u2298', running: '\u25D0', idle: '\u25CB' };
+  var ICONS = { completed: '\u2713', failed: '\u2717', cancelled: '\u2298', running: '\u25D0', idle: '\u25CB', suspended: '\u23F8' };
+  var FINISHED = { completed: 1, failed: 1, cancelled: 1, suspended: 1 };
   var nodes = new Map();
-  var rootId = null, mode = 'empty', selected = null, visible = [], pool = [], detailsSeq = 0, connected = false;
+  var rootId = null, wait = null, mode = 'empty', selected = null, visible = [], pool = [], detailsSeq = 0, connected = false;
   var filter = { q: '', status: '', kind: '' };
   var treeEl = document.getElementById('tree'), spacer = document.getElementById('spacer');
   var detailsEl = document.getElementById('details'), emptyEl = document.getElementById('empty');
@@ -110,6 +118,8 @@ ul { margin: 4px 0; padding-left: 18px; }
 
   function fmtMs(ms) {
     if (ms === undefined || ms === null || !isFinite(ms)) return '';
+    // Durations are whole milliseconds: 0 means it took less than one.
+    if (ms < 1) return '<1ms';
     if (ms < 1000) return Math.round(ms) + 'ms';
     if (ms < 60000) return (ms / 1000).toFixed(2) + 's';
     var s = Math.round(ms / 1000);
@@ -242,13 +252,29 @@ ul { margin: 4px 0; padding-left: 18px; }
     if (root && root.row.usage) text += ' \u00B7 ' + fmtTok(root.row.usage) + ' tok' + (fmtCost(root.row.usage) ? ' \u00B7 ' + fmtCost(root.row.usage) : '');
     document.getElementById('counts').textContent = text;
     var pill = document.getElementById('mode'), shown = connected ? mode : 'disconnected';
-    pill.className = 'pill ' + shown;
-    pill.textContent = shown === 'empty' ? 'no run yet' : shown;
+    // A live run that ended is live no more: the pill says how it ended.
+    var ended = shown === 'live' && root && FINISHED[root.row.status];
+    pill.className = 'pill ' + (ended ? 'ended' : shown);
+    pill.textContent = ended ? root.row.status : (shown === 'empty' ? 'no run yet' : shown);
+    showWait();
+  }
+  function showWait() {
+    var box = document.getElementById('wait');
+    if (!wait) { box.hidden = true; box.replaceChildren(); return; }
+    var line = el('div', '', '\u23F8 Waiting for signal \u201C' + wait.name + '\u201D since ' + time(wait.since) +
+      (typeof wait.timeoutAt === 'number' ? ' (times out at ' + time(wait.timeoutAt) + ')' : ''));
+    line.id = 'wait-line';
+    var out = [line];
+    if (wait.schema !== undefined) { var schema = el('pre', '', pretty(wait.schema)); schema.id = 'wait-schema'; out.push(el('div', 'muted', 'the signal\u2019s value must fit this schema'), schema); }
+    box.replaceChildren.apply(box, out);
+    box.hidden = false;
   }
 
   // ---- selection and details (fetched on demand, never all at once) ----
   function select(id, scroll) {
     selected = id;
+    // The URL names the selected node, so a link opens the page on it.
+    if (location.hash !== '#node=' + encodeURIComponent(id)) history.replaceState(null, '', '#node=' + encodeURIComponent(id));
     render();
     if (scroll) {
       for (var i = 0; i < visible.length; i += 2) if (visible[i] === id) {
@@ -295,6 +321,16 @@ ul { margin: 4px 0; padding-left: 18px; }
     out.push(grid(['kind', d.kind, 'status', d.status, 'id', d.id, 'started', time(d.startTime), 'ended', time(d.endTime),
       'duration', fmtMs(typeof d.duration === 'number' ? d.duration : (row ? durationOf(row.row) : undefined)),
       'tokens (own)', d.usage ? usageText(d.usage) : undefined, 'tokens (subtree)', sub ? usageText(sub) : undefined]));
+    if (d.error) {
+      var es = section('Error', 'd-error-section'), box = el('div', 'error-box'), at = box;
+      box.id = 'd-error';
+      for (var err = d.error, depth = 0; err && depth < 8; err = err.cause, depth++) {
+        var part = el('div', depth ? 'cause' : '', (depth ? 'caused by ' : '') + err.name + ': ' + err.message);
+        add(at, part);
+        at = part;
+      }
+      out.push(add(es, box));
+    }
     if (d.why) {
       var why = section('Why', 'd-why-section');
       var line = el('div', 'why', 'why ' + d.why);
@@ -413,6 +449,15 @@ ul { margin: 4px 0; padding-left: 18px; }
   // Running nodes' durations tick.
   setInterval(function () { if (mode === 'live') render(); }, 1000);
 
+  // A link to a node (#node=<id>): select it and open its ancestors.
+  function openLinked() {
+    var m = /^#node=(.+)$/.exec(location.hash), id = m ? decodeURIComponent(m[1]) : null, n = id !== null ? nodes.get(id) : null;
+    if (!n) return;
+    for (var p = n.row.parentId !== null ? nodes.get(n.row.parentId) : null; p; p = p.row.parentId !== null ? nodes.get(p.row.parentId) : null) p.open = true;
+    selected = id;
+    setTimeout(function () { select(id, true); }, 0);
+  }
+
   // ---- the stream: a snapshot, then batches of changed rows ----
   var stream = new EventSource('/api/events');
   stream.addEventListener('snapshot', function (e) {
@@ -421,7 +466,9 @@ ul { margin: 4px 0; padding-left: 18px; }
     nodes.clear();
     rootId = d.rootId;
     mode = d.mode;
+    wait = d.wait || null;
     d.rows.forEach(upsert);
+    if (selected === null) openLinked();
     rebuild();
     // When the first tree was on screen, in ms since navigation started (tests read it).
     if (!document.body.dataset.ready) document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
@@ -434,6 +481,7 @@ ul { margin: 4px 0; padding-left: 18px; }
     d.upserted.forEach(upsert);
     rootId = d.rootId;
     mode = d.mode;
+    wait = d.wait || null;
     rebuild();
     if (selected !== null && (d.touched === null || d.touched.indexOf(selected) >= 0 || d.upserted.some(function (r) { return r.id === selected; }))) loadDetails();
   });

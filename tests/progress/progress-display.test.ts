@@ -125,6 +125,23 @@ describe('progressDisplay on a TTY', () => {
     progress.stop();
   });
 
+  it('names the workflow of a running node when it is not the root', () => {
+    const stream = new FakeStream(true);
+    const time = manual();
+    const progress = progressDisplay({ stream, ...time.options });
+    let id = 0;
+    const event = (type: string, fields: Record<string, unknown>, nodeId: string, workflowId: string) =>
+      progress.onEvent({ id: ++id, nodeId, workflowId, timestamp: 0, type, ...fields } as never);
+    event('workflowStart', { name: 'Inbox' }, 'root', 'root');
+    event('stepStart', { name: 'load' }, 'load', 'root');
+    event('workflowStart', { name: 'Triage' }, 'tri', 'tri');
+    event('stepStart', { name: 'fetch' }, 'fetch', 'tri');
+    event('agentPromptStart', { agentName: 'sorter', model: 'm', promptId: 'p' }, 'call', 'tri');
+    time.tick();
+    expect(stream.screen[2]).toBe('  running: load, fetch (in Triage), agent sorter (in Triage)');
+    progress.stop();
+  });
+
   it('redraws at most once per interval however many events arrive, and not at all when nothing changed', () => {
     const stream = new FakeStream(true);
     const time = manual();

@@ -1,0 +1,141 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createWorkflow, exportRun, isSuspension } from 'groundswell';
+import { JournalRunStore } from 'groundswell/durable';
+import { serveViewer, type Viewer } from 'groundswell/viewer';
+import { runCli } from '../../src/cli/run-cli.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { deferred } from '../support/deferred.js';
+
+// What users of other run viewers look for, in a real browser (headless Debian Chromium).
+const chromiumReady = probeChromium();
+
+let browser: Browser;
+beforeAll(async () => {
+  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function open(url: string): Promise<Page & { problems: string[] }> {
+  const page = Object.assign(await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true }), { problems: [] as string[] });
+  page.on('pageerror', (error) => page.problems.push(error.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="1"]');
+  return page;
+}
+const row = (page: Page, name: string) =>
+  page.locator('.row', { has: page.locator('.c-name > span:first-child', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+
+describe.skipIf(!chromiumReady.ok)('viewer features in Chromium', () => {
+  it('shows a stored suspended run as waiting: its icon, the filter option, and a banner naming the wait and its schema', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gs-viewer-wait-'));
+    const store = new JournalRunStore({ dir, fsync: 'off' });
+    const stop = deferred<void>();
+    let page: (Page & { problems: string[] }) | undefined;
+    let code: Promise<number> | undefined;
+    try {
+      const wf = createWorkflow({ name: 'Release', durable: { store, runId: 'rel' } }, async (ctx) => {
+        await ctx.step('draft', () => 'notes');
+        const decision = await ctx.step('approve', () => ctx.waitFor('approval', z.object({ ok: z.boolean() })));
+        return decision.ok ? 'shipped' : 'held';
+      });
+      expect(isSuspension(await wf.run().catch((error: unknown) => error))).toBe(true);
+      const out: string[] = [];
+      const printed = deferred<void>();
+      code = runCli(['view', 'rel', '--store', dir], { out: (t) => (out.push(t), printed.resolve()), err: () => undefined }, stop.promise);
+      await printed.promise;
+      const url = /(http:\/\/[^ ]+\/)/.exec(out[0] ?? '')?.[1] ?? '';
+      page = await open(url);
+      await expect.poll(() => page?.locator('#wait-line').textContent()).toMatch(/^⏸ Waiting for signal “approval” since \d{4}-/);
+      expect(await page.locator('#wait').isVisible()).toBe(true);
+      expect(JSON.parse((await page.locator('#wait-schema').textContent()) ?? '')).toMatchObject({ type: 'object', properties: { ok: { type: 'boolean' } } });
+      await page.click('#expand-all');
+      expect(await row(page, 'approve').getAttribute('class')).toContain('s-suspended');
+      expect(await row(page, 'approve').locator('.icon').textContent()).toBe('⏸');
+      expect(await row(page, 'approve').locator('.icon').getAttribute('title')).toBe('suspended');
+      await page.selectOption('#f-status', 'suspended');
+      await expect.poll(() => page?.locator('.row:visible .c-name > span:first-child').allTextContents()).toEqual(['Release', 'approve']);
+      expect(await page.locator('#f-status option[value="suspended"]').textContent()).toBe('waiting (suspended)');
+      expect(page.problems).toEqual([]);
+    } finally {
+      await page?.close();
+      stop.resolve();
+      await code;
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('drops the LIVE pill when the run ends, and shows a failed node\'s error with its cause chain in plain view', async () => {
+    const viewer = await serveViewer({ batchMs: 20 });
+    const gate = deferred<void>();
+    const wf = createWorkflow({ name: 'sync' }, async (ctx) => {
+      await gate.promise;
+      await ctx.step('fetch', () => {
+        throw new Error('fetch failed: upstream closed', { cause: new Error('socket hang up', { cause: new Error('ECONNRESET') }) });
+      });
+    });
+    viewer.attach(wf);
+    const page = await open(viewer.url);
+    try {
+      const running = wf.run().catch(() => undefined);
+      await expect.poll(() => page.locator('#mode').textContent()).toBe('live');
+      gate.resolve();
+      await running;
+      await expect.poll(() => page.locator('#mode').textContent()).toBe('failed');
+      expect(await page.locator('#mode').getAttribute('class')).not.toContain('live');
+      await row(page, 'fetch').click();
+      await expect.poll(() => page.locator('#d-error').isVisible()).toBe(true);
+      expect(await page.locator('#d-error').innerText()).toBe(
+        'WorkflowError: Step "fetch" of workflow "sync" failed: fetch failed: upstream closed\ncaused by Error: fetch failed: upstream closed\ncaused by Error: socket hang up\ncaused by Error: ECONNRESET',
+      );
+      expect(page.problems).toEqual([]);
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  }, 30_000);
+
+  it('reads sub-millisecond durations as <1ms, selects the node a #node= link names, and downloads the run', async () => {
+    const wf = createWorkflow({ name: 'quick' }, async (ctx) => {
+      await ctx.step('instant', () => 1);
+      await ctx.step('target', () => 2);
+    });
+    await wf.run();
+    const run = exportRun(wf.node);
+    const instant = run.root.children[0];
+    if (instant === undefined || instant.startTime === undefined) throw new Error('no first step');
+    instant.endTime = instant.startTime;
+    instant.duration = 0;
+    const viewer = await serveViewer();
+    viewer.show(run);
+    const target = run.root.children[1]?.id ?? '';
+    const page = await open(`${viewer.url}#node=${encodeURIComponent(target)}`);
+    const dir = mkdtempSync(join(tmpdir(), 'gs-viewer-download-'));
+    try {
+      await expect.poll(() => page.locator('#d-name').textContent()).toBe('target');
+      expect(await row(page, 'target').getAttribute('class')).toContain('selected');
+      expect(await row(page, 'instant').locator('.c-dur').textContent()).toBe('<1ms');
+      await row(page, 'instant').click();
+      await expect.poll(() => page.evaluate<string>('location.hash')).toBe(`#node=${encodeURIComponent(instant.id)}`);
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
+      const saved = join(dir, 'run.json');
+      await download.saveAs(saved);
+      const downloaded = JSON.parse(readFileSync(saved, 'utf8')) as typeof run;
+      expect(downloaded.format).toBe('groundswell.run');
+      expect(downloaded.root.children.map((c) => c.name)).toEqual(['instant', 'target']);
+      expect(page.problems).toEqual([]);
+    } finally {
+      await page.close();
+      await viewer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
