@@ -3,6 +3,7 @@ import type {
   AgentPromptStartEvent,
   GoalSignOffEvent,
   McpEvent,
+  ModelRequestEvent,
   ToolInvocationEvent,
   TrajectoryCheckpointEvent,
   WorkflowEvent,
@@ -14,6 +15,7 @@ import type { StateSnapshot } from '../types/serialized.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { SerializedError } from '../util/serialize-error.js';
+import { conversationTurns, type ConversationTurn } from './conversation.js';
 
 /** What the page shows for a selected node; read from the tree, which the run's masker already masked. */
 export interface NodeDetails {
@@ -41,6 +43,8 @@ export interface NodeDetails {
   /** This node's tool calls and those of its direct tool-call children (an agent call's tools). */
   readonly tools: readonly ToolInvocationEvent[];
   readonly mcpCalls: readonly McpEvent[];
+  /** An agent call's model requests in order, each with the tool uses its answer asked for. */
+  readonly turns: readonly ConversationTurn[];
   /** The latest checkpoint, exactly as its event carries it. */
   readonly checkpoint: Pick<TrajectoryCheckpointEvent, 'revision' | 'assessment' | 'injected' | 'checkpoint'> | null;
   /** Sign-offs on this node and its direct tool-call children. */
@@ -57,6 +61,7 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
   const signOffs: GoalSignOffEvent[] = [];
   const mcpCalls: McpEvent[] = [];
   let error: SerializedError | null = null;
+  const requests: ModelRequestEvent[] = [];
   for (const event of events) {
     if (event.type === 'error') error = event.error;
     if (event.type === 'agentPromptStart') {
@@ -68,6 +73,7 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
       checkpoint = { revision: event.revision, assessment: event.assessment, injected: event.injected, checkpoint: event.checkpoint };
     } else if (event.type === 'goalSignOff') signOffs.push(event);
     else if (event.type === 'mcpEvent' && event.phase === 'call') mcpCalls.push(event);
+    else if (event.type === 'modelRequest') requests.push(event);
   }
   const tools: ToolInvocationEvent[] = events.filter((e): e is ToolInvocationEvent => e.type === 'toolInvocation');
   // An agent call's tools (and a CompleteGoal tool's sign-off) happen on its tool-call children.
@@ -99,6 +105,7 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
     answer,
     tools,
     mcpCalls,
+    turns: conversationTurns(requests, tools),
     checkpoint,
     signOffs,
   };

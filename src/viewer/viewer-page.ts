@@ -29,6 +29,7 @@ header button { cursor: pointer; }
 .pill.live { background: #2da44e; color: #fff; } .pill.stored { background: #6e7781; color: #fff; }
 .pill.empty, .pill.disconnected { background: #bf8700; color: #fff; } .pill.ended { background: #6e7781; color: #fff; }
 header a.button { color: #fff; text-decoration: none; border: 1px solid #57606a; background: #32383f; border-radius: 4px; padding: 3px 7px; }
+table.requests { border-collapse: collapse; font-variant-numeric: tabular-nums; } table.requests td, table.requests th { border-bottom: 1px solid var(--line); padding: 2px 8px; text-align: left; }
 #wait { padding: 8px 12px; background: #fff8c5; border-bottom: 1px solid #eac54f; }
 #wait pre { max-height: 160px; background: #fffdf0; }
 .error-box { border: 1px solid var(--bad); background: #fff5f5; border-radius: 4px; padding: 6px 8px; }
@@ -346,6 +347,33 @@ ul { margin: 4px 0; padding-left: 18px; }
       if (a.output !== undefined) { var ans = el('pre', '', pretty(a.output)); ans.id = 'd-answer'; add(pa, el('div', 'muted', 'answer'), ans); }
       if (a.error) add(pa, el('pre', 'bad', a.error.name + ': ' + a.error.message));
       out.push(pa);
+    }
+    if (d.turns.length) {
+      var cv = section('Conversation', 'd-conversation');
+      add(cv, el('div', 'card', 'user \u00B7 ' + d.name));
+      d.turns.forEach(function (t) {
+        var turn = el('div', 'card turn');
+        add(turn, el('div', 'title', 'turn ' + t.turn + ' \u00B7 ' + t.model + ' \u00B7 ' + fmtMs(t.duration) + (t.stopReason ? ' \u00B7 ' + t.stopReason : '')));
+        t.tools.forEach(function (u) {
+          add(turn, el('div', u.isError ? 'bad' : 'muted', 'tool use ' + u.toolName + (u.isError ? ' (error)' : '')), el('pre', 'tool-input', pretty(u.input)),
+            el('div', 'muted', 'result'), el('pre', 'tool-output', pretty(u.output)));
+        });
+        add(cv, turn);
+      });
+      if (d.answer && d.answer.output !== undefined) add(cv, el('div', 'card', 'answer \u00B7 ' + (d.answer.output.length > 200 ? d.answer.output.slice(0, 200) + '\u2026' : d.answer.output)));
+      var table = el('table', 'requests');
+      table.id = 'd-requests';
+      var headRow = el('tr');
+      ['turn', 'model', 'duration', 'stop', 'tokens in', 'tokens out', 'cost'].forEach(function (h) { add(headRow, el('th', '', h)); });
+      add(table, headRow);
+      d.turns.forEach(function (t) {
+        var tr = el('tr');
+        [t.turn, t.model + (t.requestModel !== t.model ? ' (asked ' + t.requestModel + ')' : ''), fmtMs(t.duration), t.stopReason || '',
+          t.usage.inputTokens.toLocaleString('en-US'), t.usage.outputTokens.toLocaleString('en-US'), fmtCost(t.usage)].forEach(function (v) { add(tr, el('td', '', v)); });
+        add(table, tr);
+      });
+      add(cv, el('div', 'muted', 'requests'), table);
+      out.push(cv);
     }
     if (d.checkpoint) {
       var c = d.checkpoint, cp = c.checkpoint, cs = section('Trajectory checkpoint (latest)', 'd-checkpoint');

@@ -10,6 +10,7 @@ import { serveViewer, type Viewer } from 'groundswell/viewer';
 import { runCli } from '../../src/cli/run-cli.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
 import { deferred } from '../support/deferred.js';
+import { GITHUB_TOKEN, releaseRun } from './release-run.js';
 
 // What users of other run viewers look for, in a real browser (headless Debian Chromium).
 const chromiumReady = probeChromium();
@@ -136,6 +137,35 @@ describe.skipIf(!chromiumReady.ok)('viewer features in Chromium', () => {
       await page.close();
       await viewer.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  it('shows an agent call\'s conversation as the tree holds it: each turn, its tool uses and results (masked), and a row per model request', async () => {
+    const { workflow, gathered } = releaseRun();
+    gathered.resolve();
+    await workflow.run();
+    const requests = exportRun(workflow.node).root.children[0]?.children[0]?.events.filter((e) => e.type === 'modelRequest') ?? [];
+    expect(requests.length).toBeGreaterThan(1);
+    const viewer = await serveViewer();
+    viewer.attach(workflow);
+    const page = await open(viewer.url);
+    try {
+      await page.click('#expand-all');
+      await row(page, 'researcher: What changed since v1.9.0?').click();
+      await expect.poll(() => page.locator('#d-conversation').isVisible()).toBe(true);
+      const turns = page.locator('#d-conversation .turn');
+      expect(await turns.count()).toBe(requests.length);
+      expect(await turns.first().locator('.title').textContent()).toMatch(/^turn 1 · /);
+      const conversation = (await page.locator('#d-conversation').innerText()) ?? '';
+      expect(conversation).toContain('tool use git_log');
+      expect(conversation).toContain('"since": "v1.9.0"');
+      expect(conversation).toContain('x-access-token:***@github.com');
+      expect(conversation).not.toContain(GITHUB_TOKEN);
+      expect(await page.locator('#d-requests tr').count()).toBe(requests.length + 1);
+      expect(page.problems).toEqual([]);
+    } finally {
+      await page.close();
+      await viewer.close();
     }
   }, 30_000);
 });
