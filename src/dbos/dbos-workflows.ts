@@ -92,7 +92,8 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
 
   const follow = (mirror: Workflow, workflowID: string): Promise<unknown> => followRun(dbos, escape, mirror, workflowID);
 
-  async function launchChildren(queue: DbosQueueLike, name: string, inputs: readonly unknown[]): Promise<unknown[]> {
+  async function launchChildren(queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]): Promise<unknown[]> {
+    const name = registeredName(factories, workflow);
     const scope = currentScope() as Scope;
     const journal = journalOf(scope.workflow) as DbosJournal;
     const path = mountPath(scope.node as TreeNode);
@@ -133,6 +134,16 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     },
     cancel: (workflowID) => cancelRun(dbos, workflowID),
   };
+}
+
+/** The registry's name of a child, given by name or by its factory. */
+function registeredName(factories: Record<string, DbosWorkflowFactory>, workflow: string | ((input: never) => unknown)): string {
+  if (typeof workflow === 'string') return workflow;
+  const name = Object.keys(factories).find((key) => factories[key] === workflow);
+  if (name === undefined) {
+    throw new UsageError(`dbosChildren: the factory ${workflow.name || '(anonymous)'} is not in the dbosWorkflows registry (known: ${Object.keys(factories).join(', ')}).`);
+  }
+  return name;
 }
 
 function build(factories: Record<string, DbosWorkflowFactory>, name: string, input: unknown): Workflow<unknown> {

@@ -122,7 +122,7 @@ describe.skipIf(!postgres.ok)('groundswell/dbos on PostgreSQL', () => {
       await db.drop();
       rmSync(work, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 
   it('one tree across processes: a 120-child export has distinct event ids in order, each on a node of the tree', async () => {
     const children = 120;
