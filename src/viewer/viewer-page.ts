@@ -30,6 +30,11 @@ header button { cursor: pointer; }
 .pill.empty, .pill.disconnected { background: #bf8700; color: #fff; } .pill.ended { background: #6e7781; color: #fff; }
 header a.button { color: #fff; text-decoration: none; border: 1px solid #57606a; background: #32383f; border-radius: 4px; padding: 3px 7px; }
 table.requests { border-collapse: collapse; font-variant-numeric: tabular-nums; } table.requests td, table.requests th { border-bottom: 1px solid var(--line); padding: 2px 8px; text-align: left; }
+.tl-row { display: flex; align-items: center; height: 18px; font-size: 12px; }
+.tl-name { flex: none; width: 34%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; padding-right: 6px; }
+.tl-track { flex: 1; position: relative; height: 12px; background: #f6f8fa; }
+.tl-bar { position: absolute; top: 0; bottom: 0; min-width: 1px; background: var(--run); opacity: .75; }
+.tl-bar.s-failed { background: var(--bad); } .tl-bar.s-suspended { background: var(--warn); } .tl-bar.s-completed { background: var(--ok); }
 #wait { padding: 8px 12px; background: #fff8c5; border-bottom: 1px solid #eac54f; }
 #wait pre { max-height: 160px; background: #fffdf0; }
 .error-box { border: 1px solid var(--bad); background: #fff5f5; border-radius: 4px; padding: 6px 8px; }
@@ -304,6 +309,28 @@ ul { margin: 4px 0; padding-left: 18px; }
     for (var i = 0; i < pairs.length; i += 2) if (pairs[i + 1] !== undefined && pairs[i + 1] !== '') add(dl, el('dt', '', pairs[i]), el('dd', '', pairs[i + 1]));
     return dl;
   }
+  // Where the time went: the node and its children as bars on the node's own time span.
+  function timeline(d) {
+    var n = nodes.get(d.id);
+    if (!n || !n.children.length || typeof n.row.startTime !== 'number') return null;
+    var start = n.row.startTime, span = durationOf(n.row);
+    if (!(span > 0)) return null;
+    var kids = n.children.map(function (id) { return nodes.get(id); }).filter(function (k) { return k && typeof k.row.startTime === 'number'; });
+    kids.sort(function (a, b) { return a.row.startTime - b.row.startTime; });
+    var shown = kids.slice(0, 200), box = section('Timeline', 'd-timeline');
+    [n].concat(shown).forEach(function (k) {
+      var dur = durationOf(k.row) || 0, line = el('div', 'tl-row'), track = el('div', 'tl-track'), bar = el('div', 'tl-bar s-' + k.row.status);
+      bar.style.left = Math.max(0, Math.min(100, ((k.row.startTime - start) / span) * 100)).toFixed(1) + '%';
+      bar.style.width = Math.max(0, Math.min(100, (dur / span) * 100)).toFixed(1) + '%';
+      bar.title = k.row.name + ' \u00B7 ' + fmtMs(dur);
+      line.dataset.id = k.row.id;
+      add(line, el('span', 'tl-name', k.row.name), add(track, bar));
+      line.addEventListener('click', function () { select(k.row.id, true); });
+      add(box, line);
+    });
+    if (kids.length > shown.length) add(box, el('div', 'muted', (kids.length - shown.length) + ' more children not drawn'));
+    return box;
+  }
   function showDetails(d) {
     var out = [];
     detailsEl.dataset.id = d.id;
@@ -424,6 +451,8 @@ ul { margin: 4px 0; padding-left: 18px; }
       });
       out.push(ts);
     }
+    var tl = timeline(d);
+    if (tl) out.push(tl);
     var st = section('State', 'd-state-section');
     var state = el('pre', '', d.stateSnapshot && Object.keys(d.stateSnapshot).length ? pretty(d.stateSnapshot) : 'no observed state');
     state.id = 'd-state';

@@ -168,4 +168,36 @@ describe.skipIf(!chromiumReady.ok)('viewer features in Chromium', () => {
       await viewer.close();
     }
   }, 30_000);
+
+  it('draws a timeline of where the time went: the node and its children as bars on its own span', async () => {
+    const wf = createWorkflow({ name: 'build' }, async (ctx) => {
+      await ctx.step('setup', () => 1);
+      await ctx.step('compile', () => 2);
+    });
+    await wf.run();
+    const run = exportRun(wf.node);
+    // Times set by hand: setup takes the first 10% of the run, compile the other 90%.
+    const [setup, compile] = run.root.children;
+    if (setup === undefined || compile === undefined) throw new Error('two steps expected');
+    Object.assign(run.root, { startTime: 1_000, endTime: 1_100, duration: 100 });
+    Object.assign(setup, { startTime: 1_000, endTime: 1_010, duration: 10 });
+    Object.assign(compile, { startTime: 1_010, endTime: 1_100, duration: 90 });
+    const viewer = await serveViewer();
+    viewer.show(run);
+    const page = await open(viewer.url);
+    try {
+      await row(page, 'build').click();
+      await expect.poll(() => page.locator('#d-timeline').isVisible()).toBe(true);
+      const bars = await page.locator('#d-timeline .tl-row').evaluateAll((rows) =>
+        rows.map((r) => `${r.querySelector('.tl-name')?.textContent} ${r.querySelector('.tl-bar')?.getAttribute('style')}`),
+      );
+      expect(bars).toEqual(['build left: 0%; width: 100%;', 'setup left: 0%; width: 10%;', 'compile left: 10%; width: 90%;']);
+      await page.locator('#d-timeline .tl-row').nth(2).click();
+      await expect.poll(() => page.locator('#d-name').textContent()).toBe('compile');
+      expect(page.problems).toEqual([]);
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  }, 30_000);
 });
