@@ -2,10 +2,10 @@
  * Example 15: child workflows on worker processes, with DBOS Transact on PostgreSQL.
  *
  * - one registry, `dbosWorkflows(DBOS, { Research, Topic })`, is the same code in every process:
- *   each registers it before `DBOS.launch()`
- * - two worker processes listen to the `topics` queue (at most 2 children each at a time); the
- *   launcher (listening to no queue) runs `Research`, whose step "research topics" queues one
- *   `Topic` child per topic with `dbosChildren(queue, 'Topic', inputs)`
+ *   each registers it, then starts DBOS with `dbosWorker` or `dbosLauncher`
+ * - two worker processes (`dbosWorker`) run children of the `topics` queue (at most 2 each at a
+ *   time); the launcher (`dbosLauncher`: it takes no children) runs `Research`, whose step
+ *   "research topics" queues one `Topic` child per topic with `dbosChildren(queue, Topic, inputs)`
  * - each child's step and agent call is a DBOS step (checkpointed: a worker killed mid-run would
  *   have its workflows recovered by DBOS without repeating them); its events reach the launcher's
  *   observers as it runs, and its tree is grafted under the step that queued it
@@ -26,7 +26,7 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import pg from 'pg';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, WorkflowTreeDebugger, type Workflow } from 'groundswell';
-import { dbosChildren, dbosWorkflows } from 'groundswell/dbos';
+import { dbosChildren, dbosLauncher, dbosWorker, dbosWorkflows } from 'groundswell/dbos';
 import { RedisCacheStore } from 'groundswell/redis';
 import { json, ScriptedModel, userText } from 'groundswell/testing';
 
@@ -42,48 +42,44 @@ const model = new ScriptedModel((request) => json({ summary: `notes on ${userTex
 const redisUrl = process.env.GS_EXAMPLE_REDIS;
 const cache = redisUrl ? new RedisCacheStore({ url: redisUrl, prefix: `gs-example15:${process.env.GS_EXAMPLE_DB ?? ''}:` }) : undefined;
 const researcher = createAgent({ name: 'researcher', client: model.client(), ...(cache ? { enableCache: true, cache } : {}) });
-const queue = { name: 'topics' };
+// At most 2 children at a time on each worker.
+const queue = { name: 'topics', workerConcurrency: 2 };
+
+const Topic = (input: { topic: string }) =>
+  createWorkflow({ name: 'Topic' }, (ctx) =>
+    ctx.step(`read about ${input.topic}`, async () => {
+      const note = await researcher.prompt(createPrompt({ user: `Research: ${input.topic}`, responseFormat: Note }));
+      return { topic: input.topic, summary: note.summary, worker: executorID };
+    }),
+  );
 
 const flows = dbosWorkflows(DBOS, {
   Research: (input: { topics: string[] }) =>
     createWorkflow({ name: 'Research' }, async (ctx) => {
-      const notes = await ctx.step('research topics', () =>
-        dbosChildren<{ topic: string; summary: string; worker: string }>(queue, 'Topic', input.topics.map((topic) => ({ topic }))),
-      );
+      // `Topic` names the child: its input and result types come with it.
+      const notes = await ctx.step('research topics', () => dbosChildren(queue, Topic, input.topics.map((topic) => ({ topic }))));
       return ctx.step('combine', () => notes.map((note) => `${note.topic} (${note.worker}): ${note.summary}`));
     }),
-  Topic: (input: { topic: string }) =>
-    createWorkflow({ name: 'Topic' }, (ctx) =>
-      ctx.step(`read about ${input.topic}`, async () => {
-        const note = await researcher.prompt(createPrompt({ user: `Research: ${input.topic}`, responseFormat: Note }));
-        return { topic: input.topic, summary: note.summary, worker: executorID };
-      }),
-    ),
+  Topic,
 });
 
-async function launchDbos(): Promise<void> {
-  DBOS.setConfig({
-    name: 'groundswell-example-15',
-    systemDatabaseUrl: process.env.GS_EXAMPLE_DB as string,
-    // Each process its own executor id: a restarted worker with the same id recovers its workflows.
-    executorID,
-    logLevel: 'warn',
-    // The launcher takes no children itself; workers listen to every queue.
-    ...(role === 'launcher' ? { listenQueues: [] } : {}),
-  });
-  await DBOS.launch();
-  await DBOS.registerQueue(queue.name, { workerConcurrency: 2, minPollingIntervalMs: 100 });
-}
+// Each process its own executor id: a restarted worker with the same id recovers its workflows.
+const processSettings = () => ({
+  name: 'groundswell-example-15',
+  systemDatabaseUrl: process.env.GS_EXAMPLE_DB as string,
+  executorID,
+  queues: [queue],
+});
 
 async function worker(): Promise<void> {
-  await launchDbos();
+  await dbosWorker(DBOS, processSettings());
   console.log('ready');
   // Until the example stops it (a real worker runs until its supervisor stops it).
   process.on('SIGTERM', () => void Promise.all([DBOS.shutdown(), cache?.close()]).then(() => process.exit(0)));
 }
 
 async function launcher(): Promise<void> {
-  await launchDbos();
+  await dbosLauncher(DBOS, processSettings());
   let root: Workflow<unknown> | undefined;
   const childSteps: string[] = [];
   const lines = await flows.run(
