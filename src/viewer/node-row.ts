@@ -18,8 +18,8 @@ export interface NodeRow {
   readonly logs: number;
 }
 
-export function nodeRow(node: WorkflowNode, rollup: TokenUsage | undefined): NodeRow {
-  const dropped = node.dropped;
+/** `dropped` may be passed when the caller read it already (a live node builds it on each read). */
+export function nodeRow(node: WorkflowNode, rollup: TokenUsage | undefined, dropped: WorkflowNode['dropped'] = node.dropped): NodeRow {
   const row: {
     -readonly [K in keyof NodeRow]: NodeRow[K];
   } = {

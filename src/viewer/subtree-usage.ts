@@ -3,9 +3,9 @@ import type { TokenUsage } from '../types/usage.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 
 /** What a node adds to its subtree's total itself: its own usage plus what its pruned children spent. */
-export function ownUsage(node: WorkflowNode): TokenUsage | undefined {
+export function ownUsage(node: WorkflowNode, dropped: WorkflowNode['dropped'] = node.dropped): TokenUsage | undefined {
   const own = node.usage ?? undefined;
-  const pruned = node.dropped.usage;
+  const pruned = dropped.usage;
   if (pruned === undefined) return own;
   return addUsage(own ?? ZERO_USAGE, pruned);
 }

@@ -87,14 +87,16 @@ export class ViewerModel {
     this.dirty = new Set();
     this.dirtyIds.clear();
     const parents = new Set<Known>();
+    // Rows built as their nodes joined this batch: already current, not built twice.
+    const fresh = new Set<Known>();
     for (const node of dirty) {
       let known = this.known.get(node.id);
       if (known === undefined || known.node !== node) {
-        this.adopt(node, upserted, spent);
+        this.adopt(node, upserted, spent, fresh);
         known = this.known.get(node.id);
         if (known === undefined) continue;
       }
-      changed.add(known);
+      if (!fresh.has(known)) changed.add(known);
       const usage = node.usage;
       if (usage !== known.usage) {
         known.usage = usage;
@@ -106,7 +108,10 @@ export class ViewerModel {
       if (parent !== undefined) parents.add(parent);
     }
     for (const parent of parents) this.checkPruned(parent, removed, changed, spent);
-    for (const known of this.rollUp(spent)) changed.add(known);
+    for (const known of this.rollUp(spent)) {
+      fresh.delete(known);
+      changed.add(known);
+    }
     for (const known of changed) {
       if (!this.known.has(known.node.id)) continue;
       this.reparent(known);
@@ -170,19 +175,23 @@ export class ViewerModel {
   }
 
   /** A node not seen yet: its highest unseen ancestor's subtree joins (nothing outside the viewed tree does). */
-  private adopt(node: WorkflowNode, upserted: NodeRow[], spent: Set<Known>): void {
+  private adopt(node: WorkflowNode, upserted: NodeRow[], spent: Set<Known>, fresh: Set<Known>): void {
     let top = node;
     while (top.parent !== null && !this.known.has(top.parent.id)) top = top.parent;
     if (top.parent === null && top !== this.root) return;
-    for (const added of walkTree<WorkflowNode>(top)) {
-      if (this.known.has(added.id)) continue;
-      const entry = newKnown(added);
-      this.known.set(added.id, entry);
-      const parent = entry.parentId === null ? undefined : this.known.get(entry.parentId);
-      if (parent !== undefined) (parent.kids ??= new Set()).add(added.id);
-      upserted.push(entry.row);
-      if (entry.own !== undefined) spent.add(entry);
-    }
+    // Most new nodes are leaves (a step just started): no walk for them.
+    if (top.children.length === 0) this.join(top, upserted, spent, fresh);
+    else for (const added of walkTree<WorkflowNode>(top)) if (!this.known.has(added.id)) this.join(added, upserted, spent, fresh);
+  }
+
+  private join(added: WorkflowNode, upserted: NodeRow[], spent: Set<Known>, fresh: Set<Known>): void {
+    const entry = newKnown(added);
+    this.known.set(added.id, entry);
+    const parent = entry.parentId === null ? undefined : this.known.get(entry.parentId);
+    if (parent !== undefined) (parent.kids ??= new Set()).add(added.id);
+    upserted.push(entry.row);
+    fresh.add(entry);
+    if (entry.own !== undefined) spent.add(entry);
   }
 
   /** Retention pruned children of `known` since the last look: their rows (and subtrees) go. */
@@ -251,15 +260,16 @@ export class ViewerModel {
 }
 
 function newKnown(node: WorkflowNode): Known {
-  const own = ownUsage(node);
+  const dropped = node.dropped;
+  const own = ownUsage(node, dropped);
   return {
     node,
-    row: nodeRow(node, own),
+    row: nodeRow(node, own, dropped),
     parentId: node.parent?.id ?? null,
     usage: node.usage,
     own,
     total: own,
-    droppedChildren: node.dropped.children,
+    droppedChildren: dropped.children,
     kids: null,
   };
 }
