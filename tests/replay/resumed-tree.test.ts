@@ -1,21 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, resume, WorkflowTreeDebugger, type Workflow, type WorkflowNode } from 'groundswell';
-import { JournalRunStore } from 'groundswell/durable';
+import type { RunStore } from 'groundswell/durable';
+import { RUN_STORE_KINDS, type OpenedStore } from '../support/run-store-kinds.js';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 
-let dir: string;
-let store: JournalRunStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gs-resumed-tree-'));
-  store = new JournalRunStore({ dir, fsync: 'off' });
-});
+let store: RunStore;
+let opened: OpenedStore | undefined;
 afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await opened?.close();
+  opened = undefined;
 });
 
 const Verdict = z.object({ kind: z.string() });
@@ -48,60 +42,71 @@ function shape(node: WorkflowNode, depth = 0, out: string[] = []): string[] {
   return out;
 }
 
-describe('a resumed run keeps its agents\u2019 history', () => {
-  it('replayed steps carry their agent and tool calls, and the usage rolls up as in the uninterrupted run', async () => {
-    const whole = release('whole', { at: undefined })();
-    await whole.run();
-    const crash = { at: 2 as number | undefined };
-    const build = release('resumed', crash);
-    await expect(build().run()).rejects.toThrow(/killed/);
-    await store.updateRun('resumed', { status: 'running', error: null });
-    let resumedRoot: Workflow<string[]> | undefined;
-    await resume('resumed', {
-      store,
-      workflows: {
-        Release: () => {
-          resumedRoot = build();
-          return resumedRoot;
-        },
-      },
-    });
-    const again = resumedRoot as Workflow<string[]>;
-    expect(shape(again.node)).toEqual(shape(whole.node));
-    const usage = (wf: Workflow<string[]>) => new WorkflowTreeDebugger(wf).getStats().usage;
-    expect(usage(again)).toEqual(usage(whole));
-    // The stored tree (what `runs show` and the viewer load) holds the replayed agent calls too.
-    const stored = new WorkflowTreeDebugger((await store.loadRun('resumed')).tree as never).toTreeString();
-    expect(stored.match(/classifier/g)?.length).toBe(4);
-    expect(stored.match(/get_diff/g)?.length).toBe(4);
-    expect(stored).toContain('(replayed)');
-    // Every event of the resumed tree points at a node of that tree.
-    const ids = new Set<string>();
-    const events: Array<{ readonly nodeId: string }> = [];
-    const walk = (node: WorkflowNode): void => {
-      ids.add(node.id);
-      events.push(...node.events);
-      node.children.forEach(walk);
-    };
-    walk(again.node);
-    expect(events.filter((event) => !ids.has(event.nodeId))).toEqual([]);
+describe.each(RUN_STORE_KINDS)('on the $name', (kind) => {
+  beforeEach(async (context) => {
+    if (!kind.available) {
+      context.skip();
+      return;
+    }
+    opened = await kind.open();
+    store = opened.store;
   });
-});
 
-describe('a run killed at any moment has a stored tree', () => {
-  it('right after its first step settled (its first second), the store already holds a tree with that step', async () => {
-    const seen: string[] = [];
-    const wf = createWorkflow({ name: 'Early', durable: { store, runId: 'early' } }, async (ctx) => {
-      await ctx.step('fetch', () => 'data');
-      await ctx.step('look', async () => {
-        // What a kill at this moment would leave for `groundswell runs show`.
-        const tree = (await store.loadRun('early')).tree;
-        if (tree !== undefined) seen.push(new WorkflowTreeDebugger(tree as never).toTreeString());
+  describe('a resumed run keeps its agents\u2019 history', () => {
+    it('replayed steps carry their agent and tool calls, and the usage rolls up as in the uninterrupted run', async () => {
+      const whole = release('whole', { at: undefined })();
+      await whole.run();
+      const crash = { at: 2 as number | undefined };
+      const build = release('resumed', crash);
+      await expect(build().run()).rejects.toThrow(/killed/);
+      await store.updateRun('resumed', { status: 'running', error: null });
+      let resumedRoot: Workflow<string[]> | undefined;
+      await resume('resumed', {
+        store,
+        workflows: {
+          Release: () => {
+            resumedRoot = build();
+            return resumedRoot;
+          },
+        },
       });
-      return 'done';
+      const again = resumedRoot as Workflow<string[]>;
+      expect(shape(again.node)).toEqual(shape(whole.node));
+      const usage = (wf: Workflow<string[]>) => new WorkflowTreeDebugger(wf).getStats().usage;
+      expect(usage(again)).toEqual(usage(whole));
+      // The stored tree (what `runs show` and the viewer load) holds the replayed agent calls too.
+      const stored = new WorkflowTreeDebugger((await store.loadRun('resumed')).tree as never).toTreeString();
+      expect(stored.match(/classifier/g)?.length).toBe(4);
+      expect(stored.match(/get_diff/g)?.length).toBe(4);
+      expect(stored).toContain('(replayed)');
+      // Every event of the resumed tree points at a node of that tree.
+      const ids = new Set<string>();
+      const events: Array<{ readonly nodeId: string }> = [];
+      const walk = (node: WorkflowNode): void => {
+        ids.add(node.id);
+        events.push(...node.events);
+        node.children.forEach(walk);
+      };
+      walk(again.node);
+      expect(events.filter((event) => !ids.has(event.nodeId))).toEqual([]);
     });
-    await wf.run();
-    expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatch(/✓ fetch \[step\]/);
+  });
+
+  describe('a run killed at any moment has a stored tree', () => {
+    it('right after its first step settled (its first second), the store already holds a tree with that step', async () => {
+      const seen: string[] = [];
+      const wf = createWorkflow({ name: 'Early', durable: { store, runId: 'early' } }, async (ctx) => {
+        await ctx.step('fetch', () => 'data');
+        await ctx.step('look', async () => {
+          // What a kill at this moment would leave for `groundswell runs show`.
+          const tree = (await store.loadRun('early')).tree;
+          if (tree !== undefined) seen.push(new WorkflowTreeDebugger(tree as never).toTreeString());
+        });
+        return 'done';
+      });
+      await wf.run();
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(/✓ fetch \[step\]/);
+    });
   });
 });

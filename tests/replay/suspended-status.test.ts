@@ -1,24 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, exportRun, isSuspension, progressDisplay, WorkflowTreeDebugger, type Workflow } from 'groundswell';
-import { JournalRunStore } from 'groundswell/durable';
+import type { RunStore } from 'groundswell/durable';
+import { RUN_STORE_KINDS, type OpenedStore } from '../support/run-store-kinds.js';
 import { otelObserver } from 'groundswell/otel';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { runLine } from '../../src/cli/format-run.js';
 import { memoryTracing } from '../otel/span-helpers.js';
 
-let dir: string;
-let store: JournalRunStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'gs-suspended-'));
-  store = new JournalRunStore({ dir, fsync: 'off' });
-});
+let store: RunStore;
+let opened: OpenedStore | undefined;
 afterEach(async () => {
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
+  await opened?.close();
+  opened = undefined;
 });
 
 class Terminal {
@@ -40,41 +34,52 @@ function approvalRun(): Workflow<string> {
   });
 }
 
-describe('a waiting run reads as waiting, not as a failure', () => {
-  it('tree, tree string, export, spans, progress and the run list all say suspended', async () => {
-    const wf = approvalRun();
-    const tracing = memoryTracing();
-    wf.addObserver(await otelObserver({ tracerProvider: tracing.provider }));
-    const terminal = new Terminal();
-    const progress = progressDisplay({ stream: terminal as unknown as NodeJS.WriteStream });
-    const unsubscribe = wf.addObserver(progress);
-    const stopped = await wf.run().catch((error: unknown) => error);
-    expect(isSuspension(stopped)).toBe(true);
-    progress.stop();
-    unsubscribe();
+describe.each(RUN_STORE_KINDS)('on the $name', (kind) => {
+  beforeEach(async (context) => {
+    if (!kind.available) {
+      context.skip();
+      return;
+    }
+    opened = await kind.open();
+    store = opened.store;
+  });
 
-    expect(wf.node.status).toBe('suspended');
-    const approve = wf.node.children.find((child) => child.name === 'approve');
-    expect(approve?.status).toBe('suspended');
-    expect(wf.node.children.find((child) => child.name === 'draft')?.status).toBe('completed');
+  describe('a waiting run reads as waiting, not as a failure', () => {
+    it('tree, tree string, export, spans, progress and the run list all say suspended', async () => {
+      const wf = approvalRun();
+      const tracing = memoryTracing();
+      wf.addObserver(await otelObserver({ tracerProvider: tracing.provider }));
+      const terminal = new Terminal();
+      const progress = progressDisplay({ stream: terminal as unknown as NodeJS.WriteStream });
+      const unsubscribe = wf.addObserver(progress);
+      const stopped = await wf.run().catch((error: unknown) => error);
+      expect(isSuspension(stopped)).toBe(true);
+      progress.stop();
+      unsubscribe();
 
-    const text = new WorkflowTreeDebugger(wf).toTreeString();
-    expect(text).toContain('⏸');
-    expect(text).not.toContain('⊘');
-    expect(exportRun(wf.node).root.status).toBe('suspended');
+      expect(wf.node.status).toBe('suspended');
+      const approve = wf.node.children.find((child) => child.name === 'approve');
+      expect(approve?.status).toBe('suspended');
+      expect(wf.node.children.find((child) => child.name === 'draft')?.status).toBe('completed');
 
-    const spans = tracing.spans();
-    const root = spans.find((span) => span.name === 'workflow Release');
-    expect(root?.status.code).toBe(0); // UNSET: a wait is not an error in a tracing backend
-    expect(spans.flatMap((span) => span.events.map((event) => event.name))).not.toContain('exception');
-    expect(spans.some((span) => span.events.some((event) => event.name === 'groundswell.wait_started'))).toBe(true);
+      const text = new WorkflowTreeDebugger(wf).toTreeString();
+      expect(text).toContain('⏸');
+      expect(text).not.toContain('⊘');
+      expect(exportRun(wf.node).root.status).toBe('suspended');
 
-    expect(terminal.writes.join('')).toContain('suspended (waiting for approval)');
+      const spans = tracing.spans();
+      const root = spans.find((span) => span.name === 'workflow Release');
+      expect(root?.status.code).toBe(0); // UNSET: a wait is not an error in a tracing backend
+      expect(spans.flatMap((span) => span.events.map((event) => event.name))).not.toContain('exception');
+      expect(spans.some((span) => span.events.some((event) => event.name === 'groundswell.wait_started'))).toBe(true);
 
-    const run = await store.getRun('rel');
-    expect(run?.status).toBe('suspended');
-    expect(run?.usage?.inputTokens).toBeGreaterThan(0);
-    expect(runLine(run!)).not.toContain('- tokens');
-    expect(runLine(run!)).toContain('waiting for "approval"');
+      expect(terminal.writes.join('')).toContain('suspended (waiting for approval)');
+
+      const run = await store.getRun('rel');
+      expect(run?.status).toBe('suspended');
+      expect(run?.usage?.inputTokens).toBeGreaterThan(0);
+      expect(runLine(run!)).not.toContain('- tokens');
+      expect(runLine(run!)).toContain('waiting for "approval"');
+    });
   });
 });
