@@ -1,29 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, resume, type Workflow } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
-import { RUN_STORE_KINDS, type OpenedStore } from '../support/run-store-kinds.js';
+import { eachRunStore } from '../support/run-store-kinds.js';
 
 let store: RunStore;
-let opened: OpenedStore | undefined;
-afterEach(async () => {
-  await opened?.close();
-  opened = undefined;
-});
 
 const Answer = z.object({ n: z.number() });
 
-describe.each(RUN_STORE_KINDS)('on the $name', (kind) => {
-  beforeEach(async (context) => {
-    if (!kind.available) {
-      context.skip();
-      return;
-    }
-    opened = await kind.open();
-    store = opened.store;
-  });
-
+eachRunStore((opened) => (store = opened), () => {
   const CHECKPOINT = {
     schemaVersion: 1,
     id: 'cp-1',

@@ -1,16 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, resume, WorkflowTreeDebugger, type Workflow, type WorkflowNode } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
-import { RUN_STORE_KINDS, type OpenedStore } from '../support/run-store-kinds.js';
+import { eachRunStore } from '../support/run-store-kinds.js';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 
 let store: RunStore;
-let opened: OpenedStore | undefined;
-afterEach(async () => {
-  await opened?.close();
-  opened = undefined;
-});
 
 const Verdict = z.object({ kind: z.string() });
 const commits = ['a11', 'b22', 'c33', 'd44'];
@@ -42,16 +37,7 @@ function shape(node: WorkflowNode, depth = 0, out: string[] = []): string[] {
   return out;
 }
 
-describe.each(RUN_STORE_KINDS)('on the $name', (kind) => {
-  beforeEach(async (context) => {
-    if (!kind.available) {
-      context.skip();
-      return;
-    }
-    opened = await kind.open();
-    store = opened.store;
-  });
-
+eachRunStore((opened) => (store = opened), () => {
   describe('a resumed run keeps its agents\u2019 history', () => {
     it('replayed steps carry their agent and tool calls, and the usage rolls up as in the uninterrupted run', async () => {
       const whole = release('whole', { at: undefined })();

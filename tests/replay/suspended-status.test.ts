@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, exportRun, isSuspension, progressDisplay, WorkflowTreeDebugger, type Workflow } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
-import { RUN_STORE_KINDS, type OpenedStore } from '../support/run-store-kinds.js';
+import { eachRunStore } from '../support/run-store-kinds.js';
 import { otelObserver } from 'groundswell/otel';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { runLine } from '../../src/cli/format-run.js';
 import { memoryTracing } from '../otel/span-helpers.js';
 
 let store: RunStore;
-let opened: OpenedStore | undefined;
-afterEach(async () => {
-  await opened?.close();
-  opened = undefined;
-});
 
 class Terminal {
   readonly writes: string[] = [];
@@ -34,16 +29,7 @@ function approvalRun(): Workflow<string> {
   });
 }
 
-describe.each(RUN_STORE_KINDS)('on the $name', (kind) => {
-  beforeEach(async (context) => {
-    if (!kind.available) {
-      context.skip();
-      return;
-    }
-    opened = await kind.open();
-    store = opened.store;
-  });
-
+eachRunStore((opened) => (store = opened), () => {
   describe('a waiting run reads as waiting, not as a failure', () => {
     it('tree, tree string, export, spans, progress and the run list all say suspended', async () => {
       const wf = approvalRun();

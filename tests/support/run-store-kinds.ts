@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterEach, beforeEach, describe } from 'vitest';
 import { JournalRunStore, type RunStore } from 'groundswell/durable';
 import { PostgresRunStore } from 'groundswell/postgres';
 import { PG_CONNECTION, probePostgres } from './postgres-service.js';
@@ -62,3 +63,26 @@ export const RUN_STORE_KINDS: readonly RunStoreKind[] = [
     },
   },
 ];
+
+/**
+ * Runs `tests` once per store kind, each test with a fresh store handed to `use` before it starts
+ * (thrown away after it); a kind whose server is missing skips.
+ */
+export function eachRunStore(use: (store: RunStore) => void, tests: () => void): void {
+  describe.each(RUN_STORE_KINDS)('on the $name', (kind) => {
+    let opened: OpenedStore | undefined;
+    beforeEach(async (context) => {
+      if (!kind.available) {
+        context.skip();
+        return;
+      }
+      opened = await kind.open();
+      use(opened.store);
+    });
+    afterEach(async () => {
+      await opened?.close();
+      opened = undefined;
+    });
+    tests();
+  });
+}
