@@ -1,4 +1,4 @@
-// `groundswell/cache`: the stores behind `enableCache` and the key utilities (SPEC §7). Agents
+// `groundswell/cache`: the stores behind `enableCache` and the key utilities. Agents
 // cache without importing it (`enableCache: true` uses an in-memory store); import it to pick a
 // store, write one, or compute keys. The options and miss reasons an agent or an event names
 // (`CacheSetting`, `CacheMissReason`, ...) are in the root.

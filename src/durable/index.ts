@@ -1,4 +1,4 @@
-// `groundswell/durable`: the run store contract and the embedded store (SPEC §17). The
+// `groundswell/durable`: the run store contract and the embedded store. The
 // PostgreSQL store is `groundswell/postgres`; both keep runs so they can be resumed.
 export type { NewRun, RunPatch, RunRecord, RunStatus, WaitingFor } from './run-record.js';
 export type { CallRecord, SignalRecord, StepRecord, StoredEvent } from './stored-records.js';

@@ -42,7 +42,7 @@ export interface AppendedEvents {
 }
 
 /**
- * Where durable runs are kept (SPEC §17). Values are stored as JSON: a value JSON cannot hold
+ * Where durable runs are kept. Values are stored as JSON: a value JSON cannot hold
  * exactly is refused with a `RunValueError`, never changed. A run unknown to the store is a
  * `RunNotFoundError` for every method but `getRun` (which resolves `undefined`).
  */

@@ -1,4 +1,4 @@
-// `groundswell/plans`: goal plans, sign-off and the read-only judge (SPEC §13). An integration,
+// `groundswell/plans`: goal plans, sign-off and the read-only judge. An integration,
 // not everyday vocabulary, so it is its own entry. The prompt wording (judge and drafting system
 // prompts, reminders) and the verdict parser stay internal: they change with the prompts.
 export { activeGoal, appendEvidence, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from '../plans/index.js';

@@ -1,4 +1,4 @@
-// `groundswell/postgres`: the run store on PostgreSQL (SPEC §17), for runs shared by many
+// `groundswell/postgres`: the run store on PostgreSQL, for runs shared by many
 // processes. A separate entry so `pg` (an optional peer) is needed only by those who use it;
 // it is loaded when the store first connects. The contract and errors are `groundswell/durable`.
 export { PostgresRunStore } from './postgres-store.js';

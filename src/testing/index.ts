@@ -1,4 +1,4 @@
-// `groundswell/testing`: the offline model kit (SPEC §14). A scripted model behind the real
+// `groundswell/testing`: the offline model kit. A scripted model behind the real
 // Anthropic SDK client's `fetch`, so tests exercise the SDK's own request building, retries,
 // parsing and streaming.
 export { ScriptedModel, SCRIPTED_API_KEY, SCRIPTED_BASE_URL } from './scripted-model.js';

@@ -1,4 +1,4 @@
-// groundswell/viewer: a local web page for a run, live or stored (SPEC §18, decision 0036).
+// groundswell/viewer: a local web page for a run, live or stored (decision 0036).
 export { serveViewer } from './serve-viewer.js';
 export type { Viewer, ViewerOptions, ViewableWorkflow, ViewerMode } from './serve-viewer.js';
 export { ViewerError } from './viewer-error.js';

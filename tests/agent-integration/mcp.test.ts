@@ -235,7 +235,7 @@ describe.concurrent('agent with the stdio echo server', { timeout: 30_000 }, () 
     expect(valueOf(run.outcome)).toEqual([{ answer: 'from-agent' }, { answer: 'from-call' }]);
     expect(process.env).toEqual(before);
     expect(process.env[ENV_NAME]).toBeUndefined();
-    // The model got each value in its tool result; the tree keeps env values masked (SPEC §16).
+    // The model got each value in its tool result; the tree keeps env values masked.
     const sent = model.requests.flatMap((request) => toolResultsOf(request).map(resultText));
     expect(sent.sort()).toEqual(['from-agent', 'from-call']);
     const outputs = nodesOfKind(run.workflow.node, 'mcpCall').map((node) => onlyEventOn(node, 'mcpEvent').output);

@@ -47,7 +47,7 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 /**
- * The behaviour every `RunStore` shares (SPEC §17), run against each store. `open` gives a fresh,
+ * The behaviour every `RunStore` shares, run against each store. `open` gives a fresh,
  * empty store (its own folder or schema) per test.
  */
 export function runStoreContract(name: string, open: () => Promise<StoreHarness>, skip = false): void {

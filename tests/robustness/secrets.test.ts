@@ -148,7 +148,7 @@ function systemText(request: RecordedRequest | undefined): string {
   return typeof system === 'string' ? system : system.map((block) => block.text).join('\n');
 }
 
-describe('secrets (env values, redacted fields) are masked on every channel (SPEC §16)', () => {
+describe('secrets (env values, redacted fields) are masked on every channel', () => {
   it('events, logs, tree string, run export, state, checkpoints, errors, cache files and introspection answers', async () => {
     const run = await leakyRun();
     const { deploy, recording, error } = run;
