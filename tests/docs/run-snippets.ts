@@ -1,5 +1,5 @@
 /**
- * Runs README snippet files one after another in this one process and writes, per file, whether
+ * Runs README and guide snippet files one after another in this one process and writes, per file, whether
  * it settled and what it wrote to stderr. One process (instead of one per snippet) compiles the
  * library once, which is most of the cost of running a snippet.
  *
