@@ -12,7 +12,8 @@ import type { SnippetOutcome } from './run-snippets.js';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = promisify(execFile);
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
-const texts = new Map(pages.map((page) => [page, readFileSync(join(root, page), 'utf8')]));
+const linked = [...pages, 'examples/README.md'];
+const texts = new Map(linked.map((page) => [page, readFileSync(join(root, page), 'utf8')]));
 const snippets = pages.flatMap((page) =>
   [...(texts.get(page) ?? '').matchAll(/```ts\n([\s\S]*?)```/g)].map((match, i) => ({
     name: `${page.replace(/^docs\//, '').replace(/\.md$/, '').toLowerCase()}-${i + 1}`,
@@ -33,7 +34,11 @@ const anchorsOf = (text: string): Set<string> =>
   new Set([...text.replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1] ?? '')));
 
 describe('README and guide links', () => {
-  it.each(pages)('%s: every relative link resolves', (page) => {
+  it('README stays an overview: the reference lives in the guides', () => {
+    expect((texts.get('README.md') ?? '').split('\n').length).toBeLessThanOrEqual(350);
+  });
+
+  it.each(linked)('%s: every relative link resolves', (page) => {
     const text = (texts.get(page) ?? '').replace(/```[\s\S]*?```/g, '');
     const broken: string[] = [];
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -52,7 +57,7 @@ describe('README and guide links', () => {
   });
 
   it('cites no outside document', () => {
-    expect(pages.filter((page) => /SPEC|§/.test(texts.get(page) ?? ''))).toEqual([]);
+    expect(linked.filter((page) => /SPEC|§/.test(texts.get(page) ?? ''))).toEqual([]);
   });
 });
 
