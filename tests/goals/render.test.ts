@@ -130,7 +130,7 @@ describe('renderGoalAncestry never throws', () => {
     expect(typeof out).toBe('string');
   });
 
-  // Design §5: "a malformed ancestry object just yields the lines it can".
+  // A malformed ancestry object just yields the lines it can.
   it('keeps the levels it can read when another level throws', () => {
     expect(renderGoalAncestry(throwingGetters)).toBe(`${HEADING}\nGoal: Keep going`);
   });
