@@ -1,5 +1,5 @@
 /**
- * Hostile-input figures for the judge's read-only tools (SPEC §16):
+ * Hostile-input figures for the judge's read-only tools:
  * 1. a swap race: a child process swaps a directory inside the root for a symlink to an outside
  *    directory and back, as fast as it can, while read_file reads a file through that directory;
  *    counts reads that returned the outside content (must be 0);

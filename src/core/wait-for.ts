@@ -22,7 +22,7 @@ export function waitForSignal<T>(workflow: WorkflowRuntime, name: string, schema
     return Promise.reject(
       new UsageError(
         `waitFor("${name}") in workflow "${workflow.name}": only a durable run can wait for a signal; ` +
-          'give the root workflow `durable: { store }` (see "Durable runs" in the README).',
+          'give the root workflow `durable: { store }` (see docs/durable-runs.md).',
       ),
     );
   }
