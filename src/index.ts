@@ -145,6 +145,7 @@ export type {
   CacheHitEvent,
   CacheMissEvent,
   CacheStoreErrorEvent,
+  PricingMissingEvent,
 } from './types/events.js';
 export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';

@@ -11,6 +11,7 @@ import { cacheInterceptor } from './interceptors/cache-interceptor.js';
 import { hooksInterceptor } from './interceptors/hooks-interceptor.js';
 import { treeInterceptor } from './interceptors/tree-interceptor.js';
 import { journalInterceptor } from './call-journal.js';
+import { MissingPriceWarning } from './missing-price-warning.js';
 import type { Pricing } from './pricing.js';
 import {
   composeInterceptors,
@@ -90,6 +91,7 @@ export class Agent {
   private explicitAncestry: GoalAncestry | null;
   private readonly systemPrompt = new SystemPromptBuilder();
   private reflectorRef: Agent | undefined;
+  private readonly missingPrice = new MissingPriceWarning();
   private readonly settingsByPrompt = new WeakMap<object, ResolvedSettings>();
 
   constructor(config: AgentConfig) {
@@ -258,6 +260,7 @@ export class Agent {
       cache: settings.enableCache !== false ? this.cache() : undefined,
       cacheConfigured: this.config.cache !== undefined || (this.config.enableCache ?? false) !== false,
       pricing: this.config.pricing,
+      missingPrice: this.missingPrice,
       tree,
       meter: { usage: { ...ZERO_USAGE }, turns: 0 },
       onStream,

@@ -10,6 +10,7 @@ import type { Prompt } from '../prompt/prompt.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
+import type { MissingPriceWarning } from './missing-price-warning.js';
 import type { Pricing } from './pricing.js';
 import type { ToolCallRecord } from './tool-call-record.js';
 import type { TurnFeature } from './turn-feature.js';
@@ -61,6 +62,8 @@ export interface PromptCall<T> {
    */
   readonly cacheConfigured: boolean;
   readonly pricing: Pricing | undefined;
+  /** The agent's record of models it warned have no price in `pricing`. */
+  readonly missingPrice: MissingPriceWarning;
   readonly tree: CallTree;
   /** Tokens and turns spent so far, kept up to date turn by turn so a failed call still reports them. */
   readonly meter: UsageMeter;

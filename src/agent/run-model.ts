@@ -89,6 +89,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     const response = await send(call, params);
     // The API may answer an alias with a dated id: price by either name.
     const priceModel = call.pricing?.[response.model] !== undefined ? response.model : plan.model;
+    if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, plan.model);
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
     if (call.tree.node !== undefined) reportRequest(call, turn, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);

@@ -11,7 +11,8 @@ export interface SpanEventOf {
 
 /**
  * The events a user debugging a trace wants on the node's span: checkpoints, sign-offs, retries,
- * reflections, cache hits and misses, API errors, compaction, replays, waits, cancellation.
+ * reflections, cache hits and misses, API errors, compaction, replays, waits, cancellation, a
+ * missing price.
  * Content (critiques, checkpoint text) only with `captureContent`. Undefined for the rest.
  */
 export function spanEventOf(event: WorkflowEvent, captureContent: boolean): SpanEventOf | undefined {
@@ -88,6 +89,9 @@ export function spanEventOf(event: WorkflowEvent, captureContent: boolean): Span
           'groundswell.compaction.after_chars': event.afterChars,
         },
       };
+    case 'pricingMissing':
+      // Says why the span has no cost attribute although the agent was given prices.
+      return { name: 'groundswell.pricing_missing', attributes: { 'gen_ai.agent.name': event.agentName, 'gen_ai.request.model': event.model } };
     case 'promptReplaced':
       return { name: 'groundswell.prompt_replaced', attributes: { 'groundswell.replaced_node.id': event.replacedNodeId } };
     case 'stepReplayed':

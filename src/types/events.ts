@@ -274,6 +274,17 @@ export interface GoalSignOffEvent extends EventBase {
   readonly planPath: string;
 }
 
+/**
+ * An agent has `pricing` but no price for the model of its call, so that call's cost is unknown
+ * (shown as none). A warning, emitted once per agent and model.
+ */
+export interface PricingMissingEvent extends EventBase {
+  readonly type: 'pricingMissing';
+  readonly agentName: string;
+  /** The model asked for (the one a price was looked up for). */
+  readonly model: string;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -305,7 +316,8 @@ export type WorkflowEvent =
   | ReflectionEndEvent
   | CacheHitEvent
   | CacheMissEvent
-  | CacheStoreErrorEvent;
+  | CacheStoreErrorEvent
+  | PricingMissingEvent;
 
 export type WorkflowEventType = WorkflowEvent['type'];
 
