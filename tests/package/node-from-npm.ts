@@ -31,3 +31,27 @@ export async function installNode(version: string, dir: string): Promise<string>
   if (reported !== `v${version}`) throw new Error(`${binary} reports ${reported}, expected v${version}`);
   return binary;
 }
+
+/**
+ * The newest published version of Node `major` in the npm package `node-<platform>-<arch>`, so CI
+ * follows each supported line's latest release without anyone bumping a pin.
+ */
+export async function latestNodeVersion(major: number): Promise<string> {
+  const name = `node-${process.platform}-${process.arch}`;
+  const npm = npmCommand();
+  const output = await runProcess(npm.file, [...npm.args, 'view', `${name}@${major}`, 'version', '--json'], {
+    cwd: process.cwd(),
+    label: `npm view ${name}@${major} version`,
+    timeoutMs: 60_000,
+  });
+  // One match prints a string, several an array.
+  const parsed = JSON.parse(output.stdout) as unknown;
+  const versions = (Array.isArray(parsed) ? parsed : [parsed]).filter((v): v is string => typeof v === 'string' && /^\d+\.\d+\.\d+$/.test(v));
+  const parts = (v: string): number[] => v.split('.').map(Number);
+  const newest = versions.sort((a, b) => {
+    const [x, y] = [parts(a), parts(b)];
+    return (x[0]! - y[0]!) || (x[1]! - y[1]!) || (x[2]! - y[2]!);
+  }).at(-1);
+  if (newest === undefined || !newest.startsWith(`${major}.`)) throw new Error(`npm lists no ${name} release of Node ${major}:\n${output.stdout}`);
+  return newest;
+}
