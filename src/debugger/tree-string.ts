@@ -4,7 +4,7 @@ import type { WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
 import { inertText } from '../util/inert-text.js';
 import { walkTree } from '../util/tree-walk.js';
-import { addUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
+import { addUsage, sameUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
 import { validateTreeStringOptions } from '../validation/tree-string-options.schema.js';
 import { foldSiblings, type SiblingEntry } from './sibling-runs.js';
 import { usageRollup } from './usage-rollup.js';
@@ -152,17 +152,6 @@ function runSpan(run: readonly WorkflowNode[]): number | undefined {
     end = Math.max(end, node.endTime);
   }
   return end - start;
-}
-
-function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  return (
-    a.inputTokens === b.inputTokens &&
-    a.outputTokens === b.outputTokens &&
-    a.cacheCreationInputTokens === b.cacheCreationInputTokens &&
-    a.cacheReadInputTokens === b.cacheReadInputTokens &&
-    a.costUsd === b.costUsd
-  );
 }
 
 /** Nodes beneath `node` (not itself), counted without recursion. */

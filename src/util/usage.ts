@@ -21,3 +21,15 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 export function totalTokens(usage: TokenUsage): number {
   return usage.inputTokens + usage.outputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
 }
+
+/** Whether two usage totals are equal, field by field (both absent counts as equal). */
+export function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.inputTokens === b.inputTokens &&
+    a.outputTokens === b.outputTokens &&
+    a.cacheCreationInputTokens === b.cacheCreationInputTokens &&
+    a.cacheReadInputTokens === b.cacheReadInputTokens &&
+    a.costUsd === b.costUsd
+  );
+}

@@ -1,15 +1,7 @@
 import type { ModelRequestEvent, ToolInvocationEvent } from '../types/events.js';
-import type { TokenUsage } from '../types/usage.js';
 
 /** One model request of an agent call and the tool uses its answer asked for. */
-export interface ConversationTurn {
-  readonly turn: number;
-  readonly requestModel: string;
-  readonly model: string;
-  readonly startTime: number;
-  readonly duration: number;
-  readonly stopReason: string | null;
-  readonly usage: TokenUsage;
+export interface ConversationTurn extends Pick<ModelRequestEvent, 'turn' | 'requestModel' | 'model' | 'startTime' | 'duration' | 'stopReason' | 'usage'> {
   /** Tool uses that started after this request's answer arrived and before the next request. */
   readonly tools: readonly ToolInvocationEvent[];
 }

@@ -1,6 +1,7 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
+import { sameUsage } from '../util/usage.js';
 
 /** One line of the page's tree: what a row shows, without events, logs or state (those load on demand). */
 export interface NodeRow {
@@ -59,15 +60,3 @@ export function sameRow(a: NodeRow, b: NodeRow): boolean {
   );
 }
 
-/** Whether two usage totals are equal, field by field. */
-export function sameUsage(a: TokenUsage | undefined, b: TokenUsage | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  return (
-    a.inputTokens === b.inputTokens &&
-    a.outputTokens === b.outputTokens &&
-    a.cacheCreationInputTokens === b.cacheCreationInputTokens &&
-    a.cacheReadInputTokens === b.cacheReadInputTokens &&
-    a.costUsd === b.costUsd
-  );
-}

@@ -1,7 +1,8 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
-import { nodeRow, sameRow, sameUsage, type NodeRow } from './node-row.js';
+import { nodeRow, sameRow, type NodeRow } from './node-row.js';
+import { sameUsage } from '../util/usage.js';
 import { ownUsage, subtreeUsage } from './subtree-usage.js';
 
 /** What changed in the tree since the previous refresh. */
