@@ -34,13 +34,13 @@ export function decoratorTransform(legacy: boolean): Plugin {
 export const alias = {
   'groundswell/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
   'groundswell/mcp': fileURLToPath(new URL('./src/mcp/index.ts', import.meta.url)),
-  'groundswell/plans': fileURLToPath(new URL('./src/goal-plans/index.ts', import.meta.url)),
+  'groundswell/plans': fileURLToPath(new URL('./src/plans/index.ts', import.meta.url)),
   'groundswell/cache': fileURLToPath(new URL('./src/cache/index.ts', import.meta.url)),
   'groundswell/durable': fileURLToPath(new URL('./src/durable/index.ts', import.meta.url)),
-  'groundswell/postgres': fileURLToPath(new URL('./src/postgres/index.ts', import.meta.url)),
+  'groundswell/postgres': fileURLToPath(new URL('./src/durable/postgres/index.ts', import.meta.url)),
   'groundswell/viewer': fileURLToPath(new URL('./src/viewer/index.ts', import.meta.url)),
   'groundswell/otel': fileURLToPath(new URL('./src/otel/index.ts', import.meta.url)),
   'groundswell/redis': fileURLToPath(new URL('./src/redis/index.ts', import.meta.url)),
-  'groundswell/dbos': fileURLToPath(new URL('./src/dbos/index.ts', import.meta.url)),
+  'groundswell/dbos': fileURLToPath(new URL('./src/durable/dbos/index.ts', import.meta.url)),
   groundswell: fileURLToPath(new URL('./src/index.ts', import.meta.url)),
 };

@@ -48,14 +48,14 @@ export type { WorkflowReflectionOptions } from './reflection/step-reflection.js'
 import { installStepReflection } from './reflection/step-reflection.js';
 installStepReflection();
 // Durable runs attach to core's step runner and the agent's call chain the same way.
-import { installDurableRuns } from './replay/install.js';
+import { installDurableRuns } from './durable/runtime/install.js';
 installDurableRuns();
-export { resume } from './replay/resume.js';
-export type { ResumeOptions, WorkflowFactory as DurableWorkflowFactory } from './replay/resume.js';
-export { signal } from './replay/signal.js';
-export type { SignalOptions } from './replay/signal.js';
-export { runIdOf } from './replay/run-durably.js';
-export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalValueError, WaitTimeoutError } from './replay/replay-errors.js';
+export { resume } from './durable/runtime/resume.js';
+export type { ResumeOptions, WorkflowFactory as DurableWorkflowFactory } from './durable/runtime/resume.js';
+export { signal } from './durable/runtime/signal.js';
+export type { SignalOptions } from './durable/runtime/signal.js';
+export { runIdOf } from './durable/runtime/run-durably.js';
+export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalValueError, WaitTimeoutError } from './durable/runtime/replay-errors.js';
 export type { DurableSetting } from './core/durable-setting.js';
 export type { WaitOptions, WaitSchema } from './core/run-journal.js';
 export {
@@ -76,12 +76,12 @@ export type { SpawnLimitName } from './introspection/spawn-limit-error.js';
 export type { CheckpointMode, TrajectoryOptions } from './trajectory/trajectory-config.js';
 export type { GroundingMode } from './trajectory/grounding.js';
 export type { CompactionStrategy, ContextBudget } from './trajectory/compaction.js';
-export type { Observation, ToolEffect } from './trajectory/observation.js';
+export type { Observation, ToolEffect } from './tools/observation.js';
 export type { GroundedFact, TrajectoryAssessment, TrajectoryCheckpoint, VerifierOutcome } from './types/trajectory.js';
 export { readRunnerOutput } from './trajectory/runner-output.js';
 export type { RunnerReading } from './trajectory/runner-output.js';
-export { Prompt, createPrompt } from './prompt/prompt.js';
-export type { PromptConfig } from './prompt/prompt.js';
+export { Prompt, createPrompt } from './agent/prompt.js';
+export type { PromptConfig } from './agent/prompt.js';
 export { defineTool } from './tools/tool.js';
 export type { Tool, ToolContext } from './tools/tool.js';
 // What an agent's `enableCache` and the cache events name. Stores and key utilities are the

@@ -2,7 +2,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { Cache } from '../cache/cache.js';
 import { LruCacheStore } from '../cache/lru-store.js';
 import { UsageError } from '../errors/groundswell-error.js';
-import { Prompt } from '../prompt/prompt.js';
+import { Prompt } from './prompt.js';
 import { describeValue } from '../util/describe.js';
 import { AGENT_DEFAULTS, resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
@@ -31,21 +31,21 @@ import { reflectionInterceptor } from './interceptors/reflection-interceptor.js'
 import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
 import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
 import { renderChildSlice } from '../trajectory/render-checkpoint.js';
-import type { PlanWatchOptions } from '../goal-plans/plan-watcher.js';
+import type { PlanWatchOptions } from '../plans/plan-watcher.js';
 import { getCurrentWorkflow } from '../core/ambient.js';
 import { turnFeaturesFor } from './turn-features.js';
 import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
-import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../goals/derive-ancestry.js';
+import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../ancestry/derive-ancestry.js';
 import { callSecrets } from '../secrets/call-secrets.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import { loadAnthropicRuntime } from './load-anthropic-runtime.js';
 import { addRunSecrets, runMasker } from '../core/run-secrets.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
-import { normalizeAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
-import { validateAgentConfig, validateGoalAncestry, validateOverrides } from '../validation/agent-config.schema.js';
-import { loadZodChecked, zodReady } from '../validation/zod-version.js';
+import { normalizeAncestry, type GoalAncestry } from '../ancestry/goal-ancestry.js';
+import { validateAgentConfig, validateGoalAncestry, validateOverrides } from './config/agent-config.schema.js';
+import { loadZodChecked, zodReady } from '../checks/zod-version.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;

@@ -1,4 +1,4 @@
-import { defaultPromptName, type Prompt } from '../prompt/prompt.js';
+import { defaultPromptName, type Prompt } from './prompt.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 
 /**

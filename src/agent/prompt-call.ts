@@ -1,12 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { GoalAncestry } from '../goals/goal-ancestry.js';
+import type { GoalAncestry } from '../ancestry/goal-ancestry.js';
 import type { Reflector, Revision } from '../reflection/reflection-pass.js';
 import type { Cache } from '../cache/cache.js';
 import type { SystemSections } from '../cache/cache-key.js';
 import type { CacheMissInfo } from '../types/cache.js';
 import type { SecretMasker } from '../util/secret-masker.js';
-import type { Prompt } from '../prompt/prompt.js';
+import type { Prompt } from './prompt.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';

@@ -1,4 +1,4 @@
-import type { Prompt } from '../prompt/prompt.js';
+import type { Prompt } from './prompt.js';
 
 // Prompts are immutable, so their user message is built once.
 const contents = new WeakMap<Prompt<unknown>, string>();

@@ -1,6 +1,6 @@
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { SystemSections } from '../cache/cache-key.js';
-import { renderGoalAncestry, type GoalAncestry } from '../goals/goal-ancestry.js';
+import { renderGoalAncestry, type GoalAncestry } from '../ancestry/goal-ancestry.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import { renderSkills } from './skill.js';
 import { renderGuidance } from '../reflection/guidance.js';

@@ -5,7 +5,7 @@ import { loadedZodOrFail } from '../util/load-zod.js';
 import type { McpConnection } from '../mcp/mcp-connection.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
-import type { ToolEffect } from '../trajectory/observation.js';
+import type { ToolEffect } from '../tools/observation.js';
 import { decideVerifierOutcome } from '../trajectory/verifier-outcome.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
 import { toolContent } from './tool-content.js';

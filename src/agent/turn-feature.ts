@@ -1,8 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { GoalAncestry } from '../goals/goal-ancestry.js';
-import type { Prompt } from '../prompt/prompt.js';
-import type { ToolEffect } from '../trajectory/observation.js';
+import type { GoalAncestry } from '../ancestry/goal-ancestry.js';
+import type { Prompt } from './prompt.js';
+import type { ToolEffect } from '../tools/observation.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import type { ResolvedSettings } from './agent-settings.js';

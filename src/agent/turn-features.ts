@@ -1,5 +1,5 @@
-import { planReminderFeature } from '../goal-plans/plan-reminder-feature.js';
-import type { PlanWatchOptions } from '../goal-plans/plan-watcher.js';
+import { planReminderFeature } from '../plans/plan-reminder-feature.js';
+import type { PlanWatchOptions } from '../plans/plan-watcher.js';
 import { checkpointFeature } from '../trajectory/checkpoint-feature.js';
 import { compactionFeature } from '../trajectory/compaction-feature.js';
 import type { TrajectoryOptions } from '../trajectory/trajectory-config.js';

@@ -1,4 +1,4 @@
-import type { RunRecord } from '../durable/run-record.js';
+import type { RunRecord } from '../durable/store/run-record.js';
 import { inertText } from '../util/inert-text.js';
 
 /** One line per run for `runs list`: id, status, root, age, duration, tokens, cost. */

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { WorkflowFactory } from '../replay/resume.js';
+import type { WorkflowFactory } from '../durable/runtime/resume.js';
 import { isMissingModule } from '../util/missing-module.js';
 import { CliUsageError } from './cli-io.js';
 

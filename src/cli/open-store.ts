@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { RunStore } from '../durable/run-store.js';
-import { JournalRunStore } from '../durable/journal-store.js';
+import type { RunStore } from '../durable/store/run-store.js';
+import { JournalRunStore } from '../durable/journal/journal-store.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { CliUsageError } from './cli-io.js';
 
@@ -24,7 +24,7 @@ export async function openStore(flags: StoreFlags): Promise<RunStore> {
   if (pg === undefined && flags.schema !== undefined) throw new CliUsageError('--schema applies to a PostgreSQL store (--pg <url>) only.');
   try {
     if (pg !== undefined) {
-      const { PostgresRunStore } = await import('../postgres/postgres-store.js');
+      const { PostgresRunStore } = await import('../durable/postgres/postgres-store.js');
       return new PostgresRunStore({ connection: pg, ...(flags.schema !== undefined ? { schema: flags.schema } : {}) });
     }
     return new JournalRunStore({ dir: resolve(flags.store ?? '.groundswell/runs') });

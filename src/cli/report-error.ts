@@ -1,5 +1,5 @@
 import { RunExportError } from '../debugger/run-export.js';
-import { RunNotFoundError } from '../durable/run-store-errors.js';
+import { RunNotFoundError } from '../durable/store/run-store-errors.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { CliUsageError, type CliIo } from './cli-io.js';

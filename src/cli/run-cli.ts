@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { WorkflowTreeDebugger } from '../debugger/tree-debugger.js';
 import { isSuspension } from '../errors/predicates.js';
-import { RUN_STATUSES, type RunStatus } from '../durable/run-record.js';
+import { RUN_STATUSES, type RunStatus } from '../durable/store/run-record.js';
 import type { RunExport } from '../types/serialized.js';
-import type { RunStore } from '../durable/run-store.js';
+import type { RunStore } from '../durable/store/run-store.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
-import { resume } from '../replay/resume.js';
-import { signal } from '../replay/signal.js';
+import { resume } from '../durable/runtime/resume.js';
+import { signal } from '../durable/runtime/signal.js';
 import { CliUsageError, inertIo, processIo, type CliIo } from './cli-io.js';
 import { runDetails, runLine } from './format-run.js';
 import { loadWorkflows } from './load-workflows.js';

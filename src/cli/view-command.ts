@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseRunExport, RunExportError } from '../debugger/run-export.js';
-import type { RunStore } from '../durable/run-store.js';
+import type { RunStore } from '../durable/store/run-store.js';
 import type { RunExport } from '../types/serialized.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';

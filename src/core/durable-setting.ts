@@ -1,6 +1,6 @@
 /**
  * A workflow's `durable` option as core carries it: core neither reads nor checks the store; the
- * durable-run layer does (`src/replay/`). @public (in public signatures; knip)
+ * durable-run layer does (`src/durable/runtime/`). @public (in public signatures; knip)
  */
 export interface DurableSetting {
   /** Where the run is kept: `journalRunStore()` from `groundswell/durable`, or a PostgreSQL store. */

@@ -23,7 +23,7 @@ export interface WaitOptions {
 }
 
 /**
- * An extension point for the durable-run layer (`src/replay/`): core asks it before each step of a
+ * An extension point for the durable-run layer (`src/durable/runtime/`): core asks it before each step of a
  * durable run and tells it how the step settled, so core itself knows nothing of stores.
  */
 export interface RunJournal {

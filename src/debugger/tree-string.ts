@@ -5,7 +5,7 @@ import type { TokenUsage } from '../types/usage.js';
 import { inertText } from '../util/inert-text.js';
 import { walkTree } from '../util/tree-walk.js';
 import { addUsage, sameUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
-import { validateTreeStringOptions } from '../validation/tree-string-options.schema.js';
+import { validateTreeStringOptions } from './tree-string-options.schema.js';
 import { foldSiblings, type SiblingEntry } from './sibling-runs.js';
 import { usageRollup } from './usage-rollup.js';
 

@@ -1,7 +1,7 @@
 import { registerObservedField as register } from '../core/observed-fields.js';
 import { ownMetadataOf } from '../util/class-metadata.js';
 import { isStandardContext, memberLabel, wrongMember } from './decorator-mode.js';
-import { validateObservedStateOptions } from '../validation/observed-state-options.schema.js';
+import { validateObservedStateOptions } from './observed-state-options.schema.js';
 
 export interface ObservedStateOptions {
   /** Leave the field out of snapshots entirely. */

@@ -15,7 +15,7 @@ import { describeRegistry } from './registry.js';
 import { agentEntryOf, spawnAgent, type AgentRegistry } from './spawn-agent.js';
 import { resolveSpawnLimits, spawnDepthOf, type SpawnLimits } from './spawn-limits.js';
 import { entryOf, spawnWorkflow, type WorkflowRegistry } from './spawn-workflow.js';
-import { validateIntrospectionOptions } from '../validation/introspection-options.schema.js';
+import { validateIntrospectionOptions } from './introspection-options.schema.js';
 
 export const DEFAULT_INTROSPECTION_MAX_CHARS = 4_000;
 

@@ -1,9 +1,9 @@
 import { TreeNode } from '../core/tree-node.js';
 import { Workflow } from '../core/workflow.js';
-import { maskAncestry } from '../goals/derive-ancestry.js';
+import { maskAncestry } from '../ancestry/derive-ancestry.js';
 import { redactedValues } from '../core/redacted-values.js';
 import { runMasker } from '../core/run-secrets.js';
-import { normalizeAncestry } from '../goals/goal-ancestry.js';
+import { normalizeAncestry } from '../ancestry/goal-ancestry.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { StateSnapshot } from '../types/serialized.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { lazySchema } from '../util/lazy-schema.js';
 import { Agent } from '../agent/agent.js';
-import { createPrompt, type Prompt } from '../prompt/prompt.js';
+import { createPrompt, type Prompt } from '../agent/prompt.js';
 import { errorMessage } from '../util/describe.js';
 import { toJsonSafe } from '../util/json-safe.js';
 import type { Caller } from './caller.js';

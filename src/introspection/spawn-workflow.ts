@@ -6,7 +6,7 @@ import type { Caller } from './caller.js';
 import { IntrospectionError } from './introspection-error.js';
 import { lookup } from './registry.js';
 import { reserveSpawn, type SpawnLimits } from './spawn-limits.js';
-import { validateSpawnableWorkflow } from '../validation/spawnable-workflow.schema.js';
+import { validateSpawnableWorkflow } from './spawnable-workflow.schema.js';
 
 /** Builds a fresh workflow for one spawn request, from the model's `input`. */
 export type WorkflowFactory = (input: unknown) => Workflow | Promise<Workflow>;

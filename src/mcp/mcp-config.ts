@@ -1,6 +1,6 @@
-import { assertConfig } from '../validation/assert-config.js';
-import { labelOf } from '../util/check/label.js';
-import { MCP_SERVER_NAME, mcpServerConfigSchema } from '../validation/mcp-server-config.schema.js';
+import { assertConfig } from '../checks/assert-config.js';
+import { labelOf } from '../checks/label.js';
+import { MCP_SERVER_NAME, mcpServerConfigSchema } from './mcp-server-config.schema.js';
 
 // Nothing here imports the MCP SDK: these types reach the root entry through AgentSettings, and
 // the SDK's declaration files fail CommonJS projects under `node16`.

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { errorMessage } from '../util/describe.js';
 import { acquireInProcessLink } from './in-process-link.js';
 import { validateMcpConfig, type McpServerConfig } from './mcp-config.js';
-import { validateConnectMcpOptions } from '../validation/connect-mcp-options.schema.js';
+import { validateConnectMcpOptions } from './connect-mcp-options.schema.js';
 import { McpConnectionError } from './mcp-connection-error.js';
 import type { McpLink } from './mcp-link.js';
 import { qualifyMcpToolNames } from './mcp-tool-name.js';

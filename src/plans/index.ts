@@ -1,10 +1,24 @@
-export { activeGoal } from './active-goal.js';
-export { appendEvidence } from './append-evidence.js';
-export { appendLog } from './append-log.js';
-export { findGoal, type FindGoalOptions } from './find-goal.js';
-export { goalSimilarity } from './goal-similarity.js';
-export { parsePlan, type ParsedPlan, type PlanSection } from './parse-plan.js';
-export type { PlanGoal, PlanGoalStatus, PlanTask } from './plan-goal.js';
-export { PlanGoalNotFoundError, type PlanGoalCandidate } from './plan-goal-not-found-error.js';
-export { setGoalStatus } from './set-goal-status.js';
-export { workingSet, type WorkingSetOptions } from './working-set.js';
+// `groundswell/plans`: goal plans, sign-off and the read-only judge. An integration,
+// not everyday vocabulary, so it is its own entry. The prompt wording (judge and drafting system
+// prompts, reminders) and the verdict parser stay internal: they change with the prompts.
+export { activeGoal, appendEvidence, appendLog, findGoal, parsePlan, setGoalStatus, workingSet } from '../plan-files/index.js';
+export type {
+  FindGoalOptions,
+  ParsedPlan,
+  PlanGoal,
+  PlanGoalCandidate,
+  PlanGoalStatus,
+  PlanSection,
+  PlanTask,
+  WorkingSetOptions,
+} from '../plan-files/index.js';
+export { PlanGoalNotFoundError } from '../plan-files/index.js';
+export { completeGoalTool, signOffGoal } from './complete-goal.js';
+export type { CompleteGoalOptions, JudgeSettings, SignOff } from './complete-goal.js';
+export { createPlanDrafter, planDraftingTools } from './plan-drafter.js';
+export type { PlanDrafterOptions } from './plan-drafter.js';
+export { PlanWatcher } from './plan-watcher.js';
+export type { PlanWatchOptions } from './plan-watcher.js';
+export { readOnlyTools } from '../file-tools/read-only-tools.js';
+export type { ReadOnlyToolsOptions } from '../file-tools/read-only-tools.js';
+export { PathOutsideRootError, ReadOnlyToolError } from '../file-tools/errors.js';

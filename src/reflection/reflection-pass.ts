@@ -2,7 +2,7 @@ import { lazySchema } from '../util/lazy-schema.js';
 import { CallTree } from '../agent/call-tree.js';
 import { StructuredOutputError } from '../agent/agent-errors.js';
 import { markFresh } from '../agent/fresh-start.js';
-import { createPrompt, type Prompt } from '../prompt/prompt.js';
+import { createPrompt, type Prompt } from '../agent/prompt.js';
 import { errorMessage } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
 import type { ReflectionLevel } from './reflection-config.js';

@@ -1,4 +1,4 @@
-import { GOAL_ANCESTRY_HEADING } from '../goals/goal-ancestry.js';
+import { GOAL_ANCESTRY_HEADING } from '../ancestry/goal-ancestry.js';
 import type { RecordedRequest } from './recorded-request.js';
 
 // Sections the framework adds after the identity. When one of them comes first, the agent has no

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ToolEffect } from '../trajectory/observation.js';
+import type { ToolEffect } from './observation.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
-import { validateToolDefinition } from '../validation/tool-definition.js';
+import { validateToolDefinition } from './tool-definition.js';
 
 /** What a tool's `execute` receives besides its validated input. */
 export interface ToolContext {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TrajectoryAssessment, TrajectoryCheckpoint, VerifierOutcome } from '../types/trajectory.js';
 import { canonicalJson } from '../cache/canonical-json.js';
 import { nextId } from '../util/ids.js';
-import { evidenceLabel, type Observation } from './observation.js';
+import { evidenceLabel, type Observation } from '../tools/observation.js';
 
 export type { TrajectoryCheckpoint };
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { assessTrajectory, checkpointFingerprint, type TrajectoryCheckpoint } from './checkpoint.js';
 import type { CheckpointMode } from './trajectory-config.js';
 import type { GroundingMode } from './grounding.js';
-import { evidenceLabel, type Observation, type ToolEffect } from './observation.js';
+import { evidenceLabel, type Observation, type ToolEffect } from '../tools/observation.js';
 import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
 import { readRunnerOutput } from './runner-output.js';
 import { decideVerifierOutcome } from './verifier-outcome.js';

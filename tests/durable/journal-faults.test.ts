@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { encodeFrame } from '../../src/durable/journal-frame.js';
+import { encodeFrame } from '../../src/durable/journal/journal-frame.js';
 
 // Fault injection: writeSync goes through this switch (every other fs function is the real one).
 const faults = vi.hoisted(() => ({ plan: undefined as undefined | { path: string; afterBytes: number } }));

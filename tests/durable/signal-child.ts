@@ -4,7 +4,7 @@
 // "acked <n>" after each signal() resolved, so the parent knows what was acknowledged.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { JournalRunStore } from '../../src/durable/journal-store.js';
+import { JournalRunStore } from '../../src/durable/journal/journal-store.js';
 
 const [dir, runId, writer, countText, maxText] = process.argv.slice(2);
 if (dir === undefined || runId === undefined || writer === undefined) throw new Error('usage: signal-child <dir> <runId> <writer> <count> <maxBytes>');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GOAL_ANCESTRY_HEADING, renderGoalAncestry } from '../../src/goals/goal-ancestry.js';
+import { GOAL_ANCESTRY_HEADING, renderGoalAncestry } from '../../src/ancestry/goal-ancestry.js';
 import type { GoalAncestry } from 'groundswell';
 import { HEADING, linesOf } from './helpers.js';
 

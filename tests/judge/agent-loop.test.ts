@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgent, createPrompt } from 'groundswell';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
-import { readOnlyTools } from '../../src/judge/read-only-tools.js';
+import { readOnlyTools } from '../../src/file-tools/read-only-tools.js';
 import { Answer, resultText, toolResultsOf } from '../support/agent-helpers.js';
 import { makeFixture, SECRET, type Fixture } from './fixture.js';
 

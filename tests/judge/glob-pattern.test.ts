@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ReadOnlyToolError } from '../../src/judge/errors.js';
-import { compileGlob, isGlob } from '../../src/judge/glob-pattern.js';
+import { ReadOnlyToolError } from '../../src/file-tools/errors.js';
+import { compileGlob, isGlob } from '../../src/file-tools/glob-pattern.js';
 
 describe('compileGlob matches like a glob', () => {
   const cases: Array<{ glob: string; yes: string[]; no: string[] }> = [

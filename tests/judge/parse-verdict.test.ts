@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GroundswellError } from 'groundswell';
-import { JudgeVerdictError } from '../../src/judge/errors.js';
-import { parseVerdict } from '../../src/judge/parse-verdict.js';
+import { JudgeVerdictError } from '../../src/file-tools/errors.js';
+import { parseVerdict } from '../../src/file-tools/parse-verdict.js';
 
 const REASONING = 'I opened tests/judge/run.log and the quoted line matches.\n\n';
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UsageError } from 'groundswell';
 import type { ReadOnlyToolsOptions } from 'groundswell/plans';
-import { readOnlyTools } from '../../src/judge/read-only-tools.js';
-import { PathOutsideRootError, ReadOnlyToolError } from '../../src/judge/errors.js';
+import { readOnlyTools } from '../../src/file-tools/read-only-tools.js';
+import { PathOutsideRootError, ReadOnlyToolError } from '../../src/file-tools/errors.js';
 import { makeFixture, run, SECRET, type Fixture } from './fixture.js';
 
 let fixture: Fixture;

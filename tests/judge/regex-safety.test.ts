@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ReadOnlyToolError } from '../../src/judge/errors.js';
-import { refuseCatastrophicRegex } from '../../src/judge/regex-safety.js';
+import { ReadOnlyToolError } from '../../src/file-tools/errors.js';
+import { refuseCatastrophicRegex } from '../../src/file-tools/regex-safety.js';
 
 describe('refuseCatastrophicRegex', () => {
   const refused: Array<{ pattern: string; ignoreCase?: boolean; message: RegExp }> = [

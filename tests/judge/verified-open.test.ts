@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PathOutsideRootError, ReadOnlyToolError } from '../../src/judge/errors.js';
-import { openVerified } from '../../src/judge/verified-open.js';
+import { PathOutsideRootError, ReadOnlyToolError } from '../../src/file-tools/errors.js';
+import { openVerified } from '../../src/file-tools/verified-open.js';
 import { makeFixture, SECRET, type Fixture } from './fixture.js';
 
 let fixture: Fixture;

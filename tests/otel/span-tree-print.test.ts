@@ -14,7 +14,7 @@ describe('the span tree of a scripted run, printed', () => {
     workflow.addObserver(await otelObserver({ tracerProvider: tracing.provider }));
     await workflow.run();
     const text = spanTreeText(tracing.spans());
-    const dir = fileURLToPath(new URL('../../.tmp/', import.meta.url));
+    const dir = fileURLToPath(new URL('../../.tmp', import.meta.url));
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${dir}span-tree.txt`, `${text}\n`);
     expect(text.split('\n').filter((line) => !line.trimStart().startsWith('·')).map((line) => line.replace(/ \[.*$/, ''))).toEqual([

@@ -9,16 +9,16 @@ import { describe, expect, it } from 'vitest';
 
 const ENTRIES = {
   groundswell: 'src/index.ts',
-  'groundswell/plans': 'src/goal-plans/index.ts',
+  'groundswell/plans': 'src/plans/index.ts',
   'groundswell/cache': 'src/cache/index.ts',
   'groundswell/mcp': 'src/mcp/index.ts',
   'groundswell/testing': 'src/testing/index.ts',
   'groundswell/durable': 'src/durable/index.ts',
-  'groundswell/postgres': 'src/postgres/index.ts',
+  'groundswell/postgres': 'src/durable/postgres/index.ts',
   'groundswell/viewer': 'src/viewer/index.ts',
   'groundswell/otel': 'src/otel/index.ts',
   'groundswell/redis': 'src/redis/index.ts',
-  'groundswell/dbos': 'src/dbos/index.ts',
+  'groundswell/dbos': 'src/durable/dbos/index.ts',
 } as const;
 
 // Prompt wording and algorithms: internal, so they can change without a major version.

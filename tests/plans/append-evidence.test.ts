@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/groundswell-error.js';
-import { appendEvidence, parsePlan, PlanGoalNotFoundError } from '../../src/plans/index.js';
+import { appendEvidence, parsePlan, PlanGoalNotFoundError } from '../../src/plan-files/index.js';
 import { AWKWARD_PLAN, SAMPLE_PLAN } from './sample-plan.js';
 
 const GOAL_1 = 'Retry failed uploads with backoff';

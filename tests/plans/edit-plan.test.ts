@@ -6,7 +6,7 @@ import {
   PlanGoalNotFoundError,
   setGoalStatus,
   type PlanGoalStatus,
-} from '../../src/plans/index.js';
+} from '../../src/plan-files/index.js';
 import { AWKWARD_PLAN, SAMPLE_PLAN } from './sample-plan.js';
 
 const FIRST = '1. [ ] goal: Retry failed uploads with backoff';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GroundswellError } from '../../src/errors/groundswell-error.js';
-import { findGoal, goalSimilarity, PlanGoalNotFoundError } from '../../src/plans/index.js';
+import { findGoal, goalSimilarity, PlanGoalNotFoundError } from '../../src/plan-files/index.js';
 import { AWKWARD_PLAN, SAMPLE_PLAN } from './sample-plan.js';
 
 function notFound(run: () => unknown): PlanGoalNotFoundError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activeGoal, parsePlan, type PlanGoal } from '../../src/plans/index.js';
+import { activeGoal, parsePlan, type PlanGoal } from '../../src/plan-files/index.js';
 import { AWKWARD_PLAN, SAMPLE_PLAN } from './sample-plan.js';
 
 function goalAt(goals: readonly PlanGoal[], index: number): PlanGoal {

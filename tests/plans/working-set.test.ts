@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors/groundswell-error.js';
-import { workingSet } from '../../src/plans/index.js';
+import { workingSet } from '../../src/plan-files/index.js';
 import { AWKWARD_PLAN, SAMPLE_PLAN } from './sample-plan.js';
 
 describe('workingSet', () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowTreeDebugger } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { runCli } from '../../src/cli/run-cli.js';
-import { runFiles } from '../../src/durable/journal-run-files.js';
+import { runFiles } from '../../src/durable/journal/journal-run-files.js';
 
 let dir: string;
 beforeEach(() => {

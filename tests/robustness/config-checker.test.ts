@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { array } from '../../src/util/check/collections.js';
-import { configProblem } from '../../src/util/check/config-problem.js';
-import { flag, integer, nonEmptyText } from '../../src/util/check/fields.js';
-import { literal } from '../../src/util/check/leaf.js';
-import { strict } from '../../src/util/check/object.js';
-import { discriminatedUnion, union } from '../../src/util/check/union.js';
+import { array } from '../../src/checks/collections.js';
+import { configProblem } from '../../src/checks/config-problem.js';
+import { flag, integer, nonEmptyText } from '../../src/checks/fields.js';
+import { literal } from '../../src/checks/leaf.js';
+import { strict } from '../../src/checks/object.js';
+import { discriminatedUnion, union } from '../../src/checks/union.js';
 
 // The checker behind every config check (decision 0029): what it reports, where, and in what order.
 const setting = union([flag, strict({ attempts: integer(1).optional() }, 'an object like { attempts: 2 }')], 'true, false or { attempts }');

@@ -4,8 +4,8 @@ import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Tool } from 'groundswell';
-import { ReadOnlyToolError } from '../../src/judge/errors.js';
-import { readOnlyTools } from '../../src/judge/read-only-tools.js';
+import { ReadOnlyToolError } from '../../src/file-tools/errors.js';
+import { readOnlyTools } from '../../src/file-tools/read-only-tools.js';
 import { makeFixture, SECRET, type Fixture } from '../judge/fixture.js';
 import { startSwapLoop } from '../support/swap-loop.js';
 

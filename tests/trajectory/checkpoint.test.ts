@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessTrajectory, checkpointFingerprint, type AssessInput, type TrajectoryCheckpoint } from '../../src/trajectory/checkpoint.js';
-import { evidenceLabel, type Observation } from '../../src/trajectory/observation.js';
+import { evidenceLabel, type Observation } from '../../src/tools/observation.js';
 
 const LABEL = /\[turn \d+\/(tool_result|tool_failure|synthetic_block|child_result)\]/;
 

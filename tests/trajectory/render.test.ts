@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assessTrajectory, type TrajectoryCheckpoint } from '../../src/trajectory/checkpoint.js';
-import type { Observation } from '../../src/trajectory/observation.js';
+import type { Observation } from '../../src/tools/observation.js';
 import {
   CHECKPOINT_HEADING,
   DEFAULT_CHECKPOINT_CHARS,

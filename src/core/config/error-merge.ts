@@ -1,5 +1,5 @@
-import { flag, func, integer } from '../../util/check/fields.js';
-import { strict } from '../../util/check/object.js';
+import { flag, func, integer } from '../../checks/fields.js';
+import { strict } from '../../checks/object.js';
 
 /** `errorMergeStrategy` of a workflow or a `@Task`. */
 export const errorMergeSchema = strict(

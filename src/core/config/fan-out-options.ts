@@ -1,6 +1,6 @@
-import { assertConfig } from './assert-config.js';
-import { integer, oneOf } from '../../util/check/fields.js';
-import { strict } from '../../util/check/object.js';
+import { assertConfig } from '../../checks/assert-config.js';
+import { integer, oneOf } from '../../checks/fields.js';
+import { strict } from '../../checks/object.js';
 
 /** At most this many at once: 0, negative, fractional, NaN and Infinity are refused (omit it for no limit). */
 export const concurrencyField = integer(1);

@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors/groundswell-error.js';
-import { assertConfig } from './assert-config.js';
-import { flag, func, integer, nonEmptyText } from '../../util/check/fields.js';
-import { memberLabel } from '../../util/check/label.js';
-import { expected } from '../../util/check/leaf.js';
-import { strict } from '../../util/check/object.js';
-import { received } from '../../util/check/received.js';
+import { assertConfig } from '../../checks/assert-config.js';
+import { flag, func, integer, nonEmptyText } from '../../checks/fields.js';
+import { memberLabel } from '../../checks/label.js';
+import { expected } from '../../checks/leaf.js';
+import { strict } from '../../checks/object.js';
+import { received } from '../../checks/received.js';
 
 /** Node's timers hold a signed 32-bit delay; a longer one fires at once (with a warning), not later. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

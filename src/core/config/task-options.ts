@@ -1,8 +1,8 @@
 import { UsageError } from '../../errors/groundswell-error.js';
-import { assertConfig } from './assert-config.js';
-import { flag, nonEmptyText } from '../../util/check/fields.js';
-import { memberLabel } from '../../util/check/label.js';
-import { strict } from '../../util/check/object.js';
+import { assertConfig } from '../../checks/assert-config.js';
+import { flag, nonEmptyText } from '../../checks/fields.js';
+import { memberLabel } from '../../checks/label.js';
+import { strict } from '../../checks/object.js';
 import { errorMergeSchema } from './error-merge.js';
 import { concurrencyField, settleField } from './fan-out-options.js';
 

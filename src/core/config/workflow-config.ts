@@ -1,10 +1,10 @@
 import { UsageError } from '../../errors/groundswell-error.js';
 import { readProperty } from '../../util/describe.js';
-import { assertConfig } from './assert-config.js';
-import { flag, hasMethods, integer, nonEmptyText, text } from '../../util/check/fields.js';
-import { expected } from '../../util/check/leaf.js';
-import { strict } from '../../util/check/object.js';
-import { received } from '../../util/check/received.js';
+import { assertConfig } from '../../checks/assert-config.js';
+import { flag, hasMethods, integer, nonEmptyText, text } from '../../checks/fields.js';
+import { expected } from '../../checks/leaf.js';
+import { strict } from '../../checks/object.js';
+import { received } from '../../checks/received.js';
 import { errorMergeSchema } from './error-merge.js';
 import { workflowReflectionSchema } from './workflow-reflection.js';
 

@@ -1,7 +1,7 @@
-import { flag, hasMethods, integer } from '../../util/check/fields.js';
-import { expected } from '../../util/check/leaf.js';
-import { strict } from '../../util/check/object.js';
-import { union } from '../../util/check/union.js';
+import { flag, hasMethods, integer } from '../../checks/fields.js';
+import { expected } from '../../checks/leaf.js';
+import { strict } from '../../checks/object.js';
+import { union } from '../../checks/union.js';
 
 /** `enableReflection` of a workflow: true/false or `{ maxAttempts, agent }` (the reflecting agent, duck-typed). */
 export const workflowReflectionSchema = union(

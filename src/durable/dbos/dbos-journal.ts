@@ -1,0 +1,84 @@
+import { UsageError } from '../../errors/groundswell-error.js';
+import type { CallJournal } from '../../agent/call-journal.js';
+import type { PromptCall, PromptOutcome } from '../../agent/prompt-call.js';
+import type { RunJournal, StepIdentity, StepReplay } from '../../core/run-journal.js';
+import type { TreeNode } from '../../core/tree-node.js';
+import type { Workflow } from '../../core/workflow.js';
+import type { DbosLike, DbosQueueLike } from './dbos-like.js';
+import { recordCall, replayCall, type RecordedCall } from './recorded-call.js';
+import type { RelayWriter } from './relay-writer.js';
+
+/**
+ * The journal of a groundswell run that is a DBOS workflow: DBOS's system database is the run's
+ * only journal. Each step and agent call started in the workflow's own context is a DBOS step
+ * (`DBOS.runStep`): run once and recorded, or answered from the record when DBOS recovers the
+ * workflow. Work inside a step is part of that step, as DBOS has it.
+ */
+export class DbosJournal implements RunJournal, CallJournal {
+  // How many children() calls each mount point made: part of the children's deterministic ids.
+  private readonly launches = new Map<string, number>();
+
+  constructor(
+    private readonly dbos: DbosLike,
+    readonly workflowID: string,
+    private readonly relay: RelayWriter | undefined,
+    /** Starts children on a queue for this run (the registry that runs it knows the workflows). */
+    readonly launchChildren: (queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]) => Promise<unknown[]>,
+  ) {}
+
+  workflowStarted(): void {}
+
+  replayStep(): StepReplay | undefined {
+    return undefined;
+  }
+
+  async stepSettled(): Promise<void> {}
+
+  waitFor<T>(workflow: Workflow, _node: TreeNode, name: string): Promise<T> {
+    return Promise.reject(
+      new UsageError(`Workflow "${workflow.name}": waitFor("${name}") is not available in a DBOS run; use DBOS.recv / DBOS.send for outside input.`),
+    );
+  }
+
+  wrapStep<R>(_workflow: Workflow, node: TreeNode, _identity: StepIdentity, body: () => Promise<R>): Promise<R> {
+    if (!this.dbos.isInWorkflow()) return body();
+    return this.dbos.runStep(() => this.relayed(body), { name: `step:${node.name}` });
+  }
+
+  replayCall(): PromptOutcome<never> | undefined {
+    return undefined;
+  }
+
+  async callCompleted(): Promise<void> {}
+
+  async wrapCall<T>(call: PromptCall<T>, run: () => Promise<PromptOutcome<T>>): Promise<PromptOutcome<T>> {
+    if (!this.dbos.isInWorkflow()) return run();
+    let live: PromptOutcome<T> | undefined;
+    const recorded = await this.dbos.runStep<RecordedCall>(
+      () =>
+        this.relayed(async () => {
+          live = await run();
+          return recordCall(call, live);
+        }),
+      { name: `agent:${call.agentName}` },
+    );
+    return live ?? replayCall(call, recorded);
+  }
+
+  /** A deterministic id for the `index`th child of a children() call under `mount`. */
+  childId(mountPath: string, launch: number, name: string, index: number): string {
+    return `${this.workflowID}/${mountPath}#${launch}/${name}#${index}`;
+  }
+
+  /** Numbers the children() calls under one mount point, in the order the code makes them. */
+  nextLaunch(mountPath: string): number {
+    const n = this.launches.get(mountPath) ?? 0;
+    this.launches.set(mountPath, n + 1);
+    return n;
+  }
+
+  // The run's events so far reach its followers while the step runs and before DBOS records it.
+  private relayed<R>(body: () => Promise<R>): Promise<R> {
+    return this.relay === undefined ? body() : this.relay.during(body);
+  }
+}

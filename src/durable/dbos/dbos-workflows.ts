@@ -1,0 +1,175 @@
+import { AsyncResource } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { UsageError } from '../../errors/groundswell-error.js';
+import { setCallJournalLookup, type CallJournal } from '../../agent/call-journal.js';
+import { createWorkflow } from '../../core/create-workflow.js';
+import { journalOf, setRunJournal } from '../../core/run-journal.js';
+import { currentScope, type Scope } from '../../core/scope.js';
+import type { TreeNode } from '../../core/tree-node.js';
+import type { Workflow } from '../../core/workflow.js';
+import { isWorkflow } from '../../core/workflow-runtime.js';
+import { cancelRun } from './cancel-run.js';
+import type { DbosLike, DbosQueueLike } from './dbos-like.js';
+import { DbosJournal } from './dbos-journal.js';
+import { followRun } from './follow-run.js';
+import { RelayWriter, type RelayItem } from './relay-writer.js';
+import type { RunOutcome, RunTrail } from './run-trail.js';
+
+/** Builds a new root workflow from JSON input: how any process makes the same workflow. @public */
+export type DbosWorkflowFactory = (input: never) => Workflow<unknown>;
+/** The input a factory takes. @public */
+export type DbosFactoryInput<F> = F extends (input: infer I) => unknown ? I : never;
+/** The result of the workflow a factory builds. @public */
+export type DbosFactoryResult<F> = F extends (input: never) => Workflow<infer T> ? T : never;
+
+export interface DbosRunOptions {
+  /** The DBOS workflow id (default: a new one). Running an id again returns its recorded result. */
+  readonly workflowID?: string;
+  /** Called with the root workflow before it runs in this process: add observers, keep it for the debugger. */
+  readonly onWorkflow?: (workflow: Workflow<unknown>) => void;
+}
+
+export interface DbosWorkflowsOptions {
+  /** The name the DBOS workflow function is registered under (default "groundswell"). */
+  readonly name?: string;
+  /**
+   * Called with every workflow this process runs for DBOS (roots, children, recovered runs)
+   * before it runs: observe a worker's runs, or a run DBOS recovered here.
+   */
+  readonly onWorkflow?: (workflow: Workflow<unknown>, run: { readonly name: string; readonly workflowID: string }) => void;
+}
+
+/** The workflows every process of an application registers with DBOS before `DBOS.launch()`. */
+export interface DbosWorkflows<F extends Record<string, DbosWorkflowFactory>> {
+  /**
+   * Runs `name` as a DBOS workflow (a root) in this process and returns its result. With the
+   * `workflowID` of a run that exists (a launcher that died and came back), runs nothing new: the
+   * workflow `onWorkflow` gets stands for that run wherever DBOS runs it, its observers get the
+   * run's events from its start and on, and its tree is the run's once it ends.
+   */
+  run<K extends keyof F & string>(name: K, input: DbosFactoryInput<F[K]>, options?: DbosRunOptions): Promise<DbosFactoryResult<F[K]>>;
+  /** Cancels the run `workflowID` and every child it queued (those still queued or running). */
+  cancel(workflowID: string): Promise<void>;
+}
+
+/**
+ * Registers groundswell workflows with DBOS (call it in every process, launcher and workers,
+ * before `DBOS.launch()`): a run becomes a DBOS workflow whose steps and agent calls are DBOS
+ * steps, and `children()` spreads child workflows over the processes that listen to a queue.
+ */
+export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbos: DbosLike, factories: F, options: DbosWorkflowsOptions = {}): DbosWorkflows<F> {
+  setCallJournalLookup(dbosCallJournal);
+  // Made here, outside any DBOS workflow: its scope is where children are enqueued and followed,
+  // so those calls take no function ids of the run (their ids make them idempotent instead).
+  const outside = new AsyncResource('groundswell.dbos');
+  const escape = <R>(fn: () => Promise<R>): Promise<R> => outside.runInAsyncScope(fn);
+  const starting = new Map<string, (workflow: Workflow<unknown>) => void>();
+
+  const registered = dbos.registerWorkflow(
+    // `_child`: kept in the recorded input, so runs started before still replay.
+    async (name: string, input: unknown, _child: boolean): Promise<RunOutcome> => {
+      const workflow = build(factories, name, input);
+      const workflowID = dbos.workflowID as string;
+      // Every run relays: a child to its launcher, a root to a launcher that comes back.
+      const relay = new RelayWriter(dbos, workflow);
+      setRunJournal(workflow, new DbosJournal(dbos, workflowID, relay, launchChildren));
+      let rest: RelayItem[] = [];
+      options.onWorkflow?.(workflow, { name, workflowID });
+      starting.get(workflowID)?.(workflow);
+      let value: unknown;
+      try {
+        value = await workflow.run();
+      } finally {
+        setRunJournal(workflow, undefined);
+        // In the workflow's own context: the last operation of every attempt, so its id never shifts.
+        rest = await relay.close();
+      }
+      const trail: RunTrail = { tree: workflow.treeNode.toJSON(), rest: { root: workflow.id, items: rest } };
+      return { value, trail: JSON.stringify(trail) };
+    },
+    { name: options.name ?? 'groundswell' },
+  );
+
+  const follow = (mirror: Workflow, workflowID: string): Promise<unknown> => followRun(dbos, escape, mirror, workflowID);
+
+  async function launchChildren(queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]): Promise<unknown[]> {
+    const name = registeredName(factories, workflow);
+    const scope = currentScope() as Scope;
+    const journal = journalOf(scope.workflow) as DbosJournal;
+    const path = mountPath(scope.node as TreeNode);
+    const launch = journal.nextLaunch(path);
+    const handles = await Promise.all(
+      inputs.map((input, index) =>
+        escape(() => dbos.startWorkflow(registered, { workflowID: journal.childId(path, launch, name, index), queueName: queue.name })(name, input, true)),
+      ),
+    );
+    const mirrors = handles.map((handle) => {
+      const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, handle.workflowID));
+      return mirror;
+    });
+    // Each mirror mounts under the running step; all settle before the first failure is thrown.
+    const settled = await Promise.allSettled(mirrors.map((mirror) => mirror.run()));
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
+  }
+
+  return {
+    async run(name, input, runOptions = {}) {
+      type Result = DbosFactoryResult<F[typeof name]>;
+      const workflowID = runOptions.workflowID ?? `gs-${randomUUID()}`;
+      if (runOptions.workflowID !== undefined && (await dbos.getWorkflowStatus(workflowID)) !== null) {
+        // The run exists (its launcher died, or it ended): follow it from the start of its stream.
+        const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, workflowID));
+        runOptions.onWorkflow?.(mirror);
+        return (await mirror.run()) as Result;
+      }
+      if (runOptions.onWorkflow !== undefined) starting.set(workflowID, runOptions.onWorkflow);
+      try {
+        const handle = await dbos.startWorkflow(registered, { workflowID })(name, input, false);
+        return (await handle.getResult()).value as Result;
+      } finally {
+        starting.delete(workflowID);
+      }
+    },
+    cancel: (workflowID) => cancelRun(dbos, workflowID),
+  };
+}
+
+/** The registry's name of a child, given by name or by its factory. */
+function registeredName(factories: Record<string, DbosWorkflowFactory>, workflow: string | ((input: never) => unknown)): string {
+  if (typeof workflow === 'string') return workflow;
+  const name = Object.keys(factories).find((key) => factories[key] === workflow);
+  if (name === undefined) {
+    throw new UsageError(`dbosChildren: the factory ${workflow.name || '(anonymous)'} is not in the dbosWorkflows registry (known: ${Object.keys(factories).join(', ')}).`);
+  }
+  return name;
+}
+
+function build(factories: Record<string, DbosWorkflowFactory>, name: string, input: unknown): Workflow<unknown> {
+  const factory = Object.hasOwn(factories, name) ? factories[name] : undefined;
+  if (typeof factory !== 'function') {
+    throw new UsageError(`dbosWorkflows: no workflow "${name}" (known: ${Object.keys(factories).join(', ')}); every process must register the same ones.`);
+  }
+  const workflow = (factory as (input: unknown) => unknown)(input);
+  if (!isWorkflow(workflow) || workflow.parent !== null) {
+    throw new UsageError(`dbosWorkflows: the factory of "${name}" must return a new root workflow.`);
+  }
+  if (workflow.config.durable !== undefined) {
+    throw new UsageError(
+      `Workflow "${workflow.name}" has a \`durable\` option, but a DBOS run is journaled by DBOS's system database: one journal per run. Remove \`durable\` (or run it without DBOS).`,
+    );
+  }
+  return workflow as Workflow<unknown>;
+}
+
+function mountPath(node: TreeNode): string {
+  const names: string[] = [];
+  for (let at: TreeNode | null = node; at !== null; at = at.parent) names.push(at.name);
+  return names.reverse().join('/');
+}
+
+function dbosCallJournal(workflow: Workflow): CallJournal | undefined {
+  const journal = journalOf(workflow);
+  return journal instanceof DbosJournal ? journal : undefined;
+}

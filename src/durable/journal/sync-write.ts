@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { PRIVATE_FILE_MODE } from '../../util/private-modes.js';
+
+/**
+ * Writes `text` to `path` through a temp file and a rename (a reader sees the old file or the
+ * new one), synchronously so two writes from this process never interleave. `fsync` flushes the
+ * temp file before the rename, so a power loss leaves one of the two versions, not an empty file.
+ * The file is private (`PRIVATE_FILE_MODE`); a symbolic link at `path` is replaced, not followed.
+ */
+export function writeFileAtomicallySync(path: string, text: string, fsync: boolean): void {
+  const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  try {
+    const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
+    try {
+      writeSync(fd, text);
+      if (fsync) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/** Makes a rename or a new file in `dir` survive a power loss (a no-op where directories cannot be opened). */
+export function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Windows cannot fsync a directory; its renames are durable by other means.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Writes all of `buf` at the descriptor's position: one write(2) in practice, a loop for the rare
+ * short write. A write that fails part-way throws, leaving what the caller must undo.
+ */
+export function writeAllSync(fd: number, buf: Buffer): void {
+  let written = 0;
+  while (written < buf.length) {
+    const n = writeSync(fd, buf, written, buf.length - written);
+    if (n <= 0) throw new Error(`write(2) wrote nothing with ${buf.length - written} bytes left`);
+    written += n;
+  }
+}

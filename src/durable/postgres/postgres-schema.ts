@@ -1,0 +1,98 @@
+import { UsageError } from '../../errors/groundswell-error.js';
+
+/** A schema name used unquoted-safe: lower-case letters, digits and `_`, at most 63. */
+const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function requireSchemaName(schema: unknown): string {
+  if (typeof schema !== 'string' || !SCHEMA.test(schema)) {
+    throw new UsageError(`PostgresRunStore schema must be 1-63 lower-case letters, digits or "_" (not a digit first), got ${JSON.stringify(schema)}.`);
+  }
+  return schema;
+}
+
+/** First key of the two-key advisory lock that serialises migrations (the second is the schema). */
+export const MIGRATE_LOCK_KEY = 0x67_73_72_73; // 'gsrs'
+
+/** One object `migrate()` creates: its kind and name (for messages) and the DDL that creates it. */
+export interface SchemaObject {
+  kind: 'schema' | 'table' | 'index';
+  name: string;
+  sql: string;
+}
+
+/**
+ * What `migrate()` creates, in order; each object is created only when the catalog lacks it, so a
+ * role that may use the tables but not create them can run it. Values are `json` (the text as
+ * written), not `jsonb`: `jsonb` reorders keys and cannot hold "\u0000", which would change a
+ * stored value. Times are epoch milliseconds (double precision: a clock may give fractions).
+ */
+export function schemaObjects(schema: string): SchemaObject[] {
+  const s = `"${schema}"`;
+  const table = (name: string, body: string): SchemaObject => ({ kind: 'table', name, sql: `CREATE TABLE IF NOT EXISTS ${s}.${name} (${body}\n)` });
+  const ofRun = `run_id text NOT NULL REFERENCES ${s}.runs (id) ON DELETE CASCADE`;
+  return [
+    { kind: 'schema', name: schema, sql: `CREATE SCHEMA IF NOT EXISTS ${s}` },
+    table(
+      'runs',
+      `
+  id text PRIMARY KEY,
+  root_name text NOT NULL,
+  status text NOT NULL,
+  created_at double precision NOT NULL,
+  record json NOT NULL,
+  event_seq bigint NOT NULL DEFAULT 0,
+  lease_owner text,
+  lease_token text,
+  lease_expires_at double precision`,
+    ),
+    { kind: 'index', name: 'runs_created_at', sql: `CREATE INDEX IF NOT EXISTS runs_created_at ON ${s}.runs (created_at DESC, id DESC)` },
+    table(
+      'steps',
+      `
+  ${ofRun},
+  key text NOT NULL,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  record json NOT NULL,
+  PRIMARY KEY (run_id, key)`,
+    ),
+    table(
+      'calls',
+      `
+  ${ofRun},
+  key text NOT NULL,
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  record json NOT NULL,
+  PRIMARY KEY (run_id, key)`,
+    ),
+    table(
+      'signals',
+      `
+  ${ofRun},
+  n bigint GENERATED ALWAYS AS IDENTITY,
+  record json NOT NULL,
+  PRIMARY KEY (run_id, n)`,
+    ),
+    table(
+      'data',
+      `
+  ${ofRun},
+  name text NOT NULL,
+  entry json NOT NULL,
+  PRIMARY KEY (run_id, name)`,
+    ),
+    table(
+      'trees',
+      `
+  run_id text PRIMARY KEY REFERENCES ${s}.runs (id) ON DELETE CASCADE,
+  tree json NOT NULL`,
+    ),
+    table(
+      'events',
+      `
+  ${ofRun},
+  seq bigint NOT NULL,
+  event json NOT NULL,
+  PRIMARY KEY (run_id, seq)`,
+    ),
+  ];
+}

@@ -1,0 +1,19 @@
+import type { FsyncPolicy } from '../journal/fsync-policy.js';
+import type { PgConnectionConfig, PgPoolLike } from './pg-like.js';
+
+export interface PostgresRunStoreOptions {
+  /** A `pg.Pool` the caller owns (`close()` leaves it open). One of `pool` and `connection`. */
+  pool?: PgPoolLike;
+  /** A `pg` pool config or a connection string: the store opens its pool and ends it on `close()`. */
+  connection?: PgConnectionConfig;
+  /** Schema of the tables (default `groundswell`); `migrate()` creates it. */
+  schema?: string;
+  /**
+   * Which commits wait for the server's disk (`synchronous_commit`); default `checkpoints`: runs,
+   * signals and leases do, steps, calls, events, data and the tree commit asynchronously (a server
+   * crash can lose the last of those, never corrupt them; the next synchronous commit flushes them).
+   */
+  fsync?: FsyncPolicy;
+  /** Time source for timestamps and leases (default `Date`: epoch ms, valid across processes). */
+  clock?: { now(): number };
+}

@@ -1,0 +1,371 @@
+import { RunSuspendedError, WorkflowError } from '../../errors/workflow-error.js';
+import { replayedToolCalls, storeToolCalls } from '../../agent/stored-tool-calls.js';
+import { maskForRun } from '../../core/run-secrets.js';
+import type { CallJournal } from '../../agent/call-journal.js';
+import type { PromptCall, PromptOutcome } from '../../agent/prompt-call.js';
+import type { RunJournal, StepIdentity, StepReplay, WaitOptions, WaitSchema } from '../../core/run-journal.js';
+import type { TreeNode } from '../../core/tree-node.js';
+import type { Workflow } from '../../core/workflow.js';
+import type { LoadedRun, RunStore } from '../store/run-store.js';
+import type { CallRecord, SignalRecord, StepRecord } from '../store/stored-records.js';
+import { exportRun } from '../../debugger/run-export.js';
+import type { SerializedError } from '../../util/serialize-error.js';
+import { addUsage, ZERO_USAGE } from '../../util/usage.js';
+import type { TokenUsage } from '../../types/usage.js';
+import type { WorkflowEvent } from '../../types/events.js';
+import type { TrajectoryCheckpoint } from '../../types/trajectory.js';
+import { ReplayMismatchError, WaitTimeoutError } from './replay-errors.js';
+import { RunPaths } from './run-paths.js';
+import { callFingerprint, stepFingerprint } from './step-key.js';
+import { signalRejected } from './signal-rejections.js';
+import { waitSchemaJson } from './signal-schema.js';
+import { rebuildError, storeError, type StoredError } from './stored-error.js';
+import { graftStored, storedSubtree } from './graft-stored.js';
+import type { SerializedNode } from '../../types/serialized.js';
+
+// The stored tree is rewritten whole, so how often follows what a write costs: at most every
+// TREE_MAX_MS, never more than 1/TREE_COST_SHARE of the run's time, and at once for the first settle.
+const TREE_MAX_MS = 5_000;
+const TREE_COST_SHARE = 20;
+const EVENTS_PER_BATCH = 1_000;
+const CHECKPOINT_DATA = 'checkpoint:';
+
+/** A step error as stored: its own error, and whether the step's WorkflowError wrapped it. */
+type StoredStepError = SerializedError & { thrown?: StoredError; wrapped?: boolean };
+
+/**
+ * One durable run in this process: serves what the store holds for the run (settled steps,
+ * completed agent calls, signals) and stores each new outcome before the code goes on.
+ */
+export class DurableRun implements RunJournal, CallJournal {
+  private readonly paths = new RunPaths();
+  private readonly steps = new Map<string, StepRecord>();
+  private readonly calls = new Map<string, CallRecord>();
+  private readonly signals = new Map<string, SignalRecord[]>();
+  // Per signal name: how many of its signals earlier waits took or refused.
+  private readonly signalCursor = new Map<string, number>();
+  private readonly fingerprints = new WeakMap<TreeNode, string>();
+  private readonly callKeys = new WeakMap<TreeNode, string>();
+  // What the run waited for when it was stored, for a wait's since/timeout across processes.
+  private readonly waitingSince: LoadedRun['run']['waitingFor'];
+  private events: unknown[] = [];
+  // Event batches written while steps are replayed (see recordEvent), in order.
+  private writing: Promise<void> = Promise.resolve();
+  private batchQueued = false;
+  private writeError: unknown;
+  // The latest trajectory checkpoint of each call still running, by the call's key: written
+  // promptly, restored on resume to the same call (its re-run) and to no other.
+  private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
+  private readonly restored = new Map<string, TrajectoryCheckpoint>();
+  private usageTotal: TokenUsage = { ...ZERO_USAGE };
+  /** Set when a wait suspended the run. */
+  suspended = false;
+
+  // -Infinity: the first settled step stores the tree, so a run killed in its first seconds has one.
+  // Wall time (performance.now()), whatever clock the run uses: the share is of real time spent.
+  private treeWrittenAt = Number.NEGATIVE_INFINITY;
+  private treeEveryMs = 0;
+
+  constructor(
+    readonly store: RunStore,
+    readonly runId: string,
+    private readonly root: Workflow,
+    loaded: LoadedRun | undefined,
+  ) {
+    for (const step of loaded?.steps ?? []) this.steps.set(step.key, step);
+    // The run's usage counts every call it paid for, in earlier processes too.
+    for (const call of loaded?.calls ?? []) {
+      this.calls.set(call.key, call);
+      this.usageTotal = addUsage(this.usageTotal, call.usage);
+    }
+    for (const signal of loaded?.signals ?? []) {
+      const list = this.signals.get(signal.name) ?? [];
+      list.push(signal);
+      this.signals.set(signal.name, list);
+    }
+    this.waitingSince = loaded?.run.waitingFor;
+    for (const [name, value] of Object.entries(loaded?.data ?? {})) {
+      // Only calls that did not complete run again, so only theirs can be handed over.
+      const key = name.slice(CHECKPOINT_DATA.length);
+      if (name.startsWith(CHECKPOINT_DATA) && !this.calls.has(key)) this.restored.set(key, value as TrajectoryCheckpoint);
+    }
+  }
+
+  private now(): number {
+    return this.root.clock.now();
+  }
+
+  get usage(): TokenUsage {
+    return this.usageTotal;
+  }
+
+  /**
+   * Buffered until the next stored outcome: one write per step, not one per event. Steps served
+   * from the store store nothing, so a long replay writes its events in batches of its own
+   * instead of holding them all until the end.
+   */
+  recordEvent(event: WorkflowEvent, node?: TreeNode): void {
+    this.events.push(event);
+    if (event.type === 'trajectoryCheckpoint') {
+      const key = node === undefined ? undefined : this.callKeyOf(node);
+      if (key !== undefined) {
+        this.checkpoints.set(key, event.checkpoint);
+        // Kept at once: a kill mid-call must still leave this call its checkpoint.
+        this.writing = this.writing.then(() => this.writeCheckpoints());
+      }
+    }
+    if (this.events.length >= EVENTS_PER_BATCH && !this.batchQueued) {
+      this.batchQueued = true;
+      this.writing = this.writing.then(() => {
+        this.batchQueued = false;
+        return this.writeEvents();
+      });
+    }
+  }
+
+  /** Whether any call of the run left a checkpoint before the interruption (the handoff's cheap check). */
+  get hasRestoredCheckpoints(): boolean {
+    return this.restored.size > 0;
+  }
+
+  /**
+   * The checkpoint the call whose node is `node` saved before the interruption (the same call key:
+   * its re-run), until it is handed over. A call that saved none gets none, whatever its agent.
+   */
+  restoredCheckpoint(node: TreeNode | undefined): TrajectoryCheckpoint | undefined {
+    const key = node === undefined ? undefined : this.callKeys.get(node);
+    return key === undefined ? undefined : this.restored.get(key);
+  }
+
+  /** True once per restored checkpoint: the first live request of its call takes it. */
+  handOver(node: TreeNode | undefined, checkpoint: TrajectoryCheckpoint): boolean {
+    const key = node === undefined ? undefined : this.callKeys.get(node);
+    if (key === undefined || this.restored.get(key) !== checkpoint) return false;
+    this.restored.delete(key);
+    return true;
+  }
+
+  /** The call key of the agent call `node` is, or is inside of. */
+  private callKeyOf(node: TreeNode): string | undefined {
+    for (let at: TreeNode | null = node; at !== null; at = at.parent) {
+      const key = this.callKeys.get(at);
+      if (key !== undefined) return key;
+    }
+    return undefined;
+  }
+
+  private async writeCheckpoints(): Promise<void> {
+    if (this.writeError !== undefined) return;
+    try {
+      for (const [key, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${key}`, checkpoint);
+      this.checkpoints.clear();
+    } catch (error) {
+      this.writeError = error;
+    }
+  }
+
+  /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
+  async storeTree(): Promise<void> {
+    const started = performance.now();
+    await this.store.putTree(this.runId, exportRun(this.root.node, this.now()));
+    this.treeWrittenAt = performance.now();
+    this.treeEveryMs = Math.min(TREE_MAX_MS, (this.treeWrittenAt - started) * TREE_COST_SHARE);
+  }
+
+  private async writeEvents(): Promise<void> {
+    if (this.events.length === 0 || this.writeError !== undefined) return;
+    const batch = this.events;
+    this.events = [];
+    try {
+      await this.store.appendEvents(this.runId, batch);
+    } catch (error) {
+      // Surfaces at the next flush, which a step's settling awaits.
+      this.writeError = error;
+    }
+  }
+
+  async flush(): Promise<void> {
+    // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
+    if (performance.now() - this.treeWrittenAt >= this.treeEveryMs) await this.storeTree();
+    // Through the same chain as the replay's batches: one append at a time, in order.
+    this.writing = this.writing.then(() => this.writeEvents());
+    await this.writing;
+    if (this.writeError !== undefined) {
+      const error = this.writeError;
+      this.writeError = undefined;
+      throw error;
+    }
+  }
+
+  workflowStarted(workflow: Workflow): void {
+    this.paths.started(workflow);
+  }
+
+  replayStep(workflow: Workflow, node: TreeNode, identity: StepIdentity): StepReplay | undefined {
+    const key = this.paths.step(workflow, node);
+    const fingerprint = stepFingerprint(identity);
+    this.fingerprints.set(node, fingerprint);
+    const stored = this.steps.get(key);
+    if (stored === undefined) return undefined;
+    if (stored.fingerprint !== undefined && stored.fingerprint !== fingerprint) {
+      throw new ReplayMismatchError(
+        key,
+        `Step "${node.name}" (${key}) of run "${this.runId}" changed since it was stored: its code or arguments differ, so its ` +
+          'stored result is not replayed. Finish the run with the code that started it, or start a new run.',
+      );
+    }
+    graftStored(node, stored.subtree);
+    if (stored.status === 'completed') return { status: 'completed', value: stored.value };
+    return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined) };
+  }
+
+  async stepSettled(workflow: Workflow, node: TreeNode, outcome: StepReplay): Promise<void> {
+    const key = this.paths.nodeKey(workflow, node);
+    const fingerprint = this.fingerprints.get(node);
+    const record: StepRecord = {
+      key,
+      status: outcome.status,
+      ...(outcome.status === 'completed'
+        ? outcome.value === undefined ? {} : { value: outcome.value }
+        : { error: stepError(workflow, node, outcome.error) }),
+      ...(fingerprint !== undefined ? { fingerprint } : {}),
+      ...subtreeOf(node),
+      at: this.now(),
+    };
+    await this.flush();
+    await this.store.putStep(this.runId, record);
+    this.steps.set(key, record);
+  }
+
+  replayCall<T>(call: PromptCall<T>): PromptOutcome<T> | undefined {
+    const workflow = call.tree.workflow as Workflow;
+    const key = this.paths.call(workflow, call.tree.node?.parent, call.agentName);
+    if (call.tree.node !== undefined) this.callKeys.set(call.tree.node, key);
+    const stored = this.calls.get(key);
+    if (stored === undefined) return undefined;
+    const fingerprint = callFingerprint(call);
+    const parsed = call.prompt.responseFormat.safeParse(stored.answer);
+    if ((stored.fingerprint !== undefined && stored.fingerprint !== fingerprint) || !parsed.success) {
+      throw new ReplayMismatchError(
+        key,
+        `Agent call ${key} of run "${this.runId}" changed since it was stored (its prompt, model or answer schema differ), ` +
+          'so its stored answer is not replayed.',
+      );
+    }
+    return {
+      value: parsed.data,
+      answerData: stored.answer,
+      usage: stored.usage,
+      turns: 0,
+      stopReason: null,
+      model: stored.model,
+      cached: false,
+      replayed: true,
+      toolCalls: replayedToolCalls(stored.toolCalls),
+    };
+  }
+
+  async callCompleted<T>(call: PromptCall<T>, outcome: PromptOutcome<T>): Promise<void> {
+    const node = call.tree.node;
+    const workflow = call.tree.workflow as Workflow;
+    const key = (node !== undefined ? this.callKeys.get(node) : undefined) ?? this.paths.call(workflow, node?.parent, call.agentName);
+    const usage = outcome.cached ? outcome.usage : call.meter.turns > 0 ? call.meter.usage : outcome.usage;
+    this.usageTotal = addUsage(this.usageTotal, usage);
+    await this.flush();
+    await this.store.putCall(this.runId, {
+      key,
+      answer: outcome.answerData,
+      usage,
+      model: outcome.model,
+      fingerprint: callFingerprint(call),
+      // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).
+      toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
+      at: this.now(),
+    });
+  }
+
+  async waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T> {
+    this.paths.wait(name);
+    // The next signal of this name that the wait's own schema takes; one it refuses is rejected
+    // (reported, skipped) and the run keeps waiting: a bad signal never fails a run.
+    const values = this.signals.get(name) ?? [];
+    for (let index = this.signalCursor.get(name) ?? 0; index < values.length; index += 1) {
+      this.signalCursor.set(name, index + 1);
+      const signal = values[index] as SignalRecord;
+      const problems = refusal(schema, signal.value);
+      if (problems === undefined) {
+        workflow.emit(node, { type: 'signalReceived', name });
+        return (schema.safeParse(signal.value) as { data: T }).data;
+      }
+      workflow.emit(node, { type: 'signalRejected', name, reason: problems });
+      signalRejected(this.runId, signal, problems);
+    }
+    const earlier = this.waitingSince?.name === name ? this.waitingSince : undefined;
+    const since = earlier?.since ?? this.now();
+    const timeoutAt = earlier !== undefined ? earlier.timeoutAt : options.timeout !== undefined ? since + options.timeout : undefined;
+    if (timeoutAt !== undefined && this.now() >= timeoutAt) throw new WaitTimeoutError(name, timeoutAt);
+    workflow.emit(node, { type: 'waitStarted', name, ...(timeoutAt !== undefined ? { timeoutAt } : {}) });
+    const schemaJson = await waitSchemaJson(schema);
+    await this.flush();
+    await this.storeTree();
+    await this.store.updateRun(this.runId, {
+      status: 'suspended',
+      // What the run has spent so far: `runs list` shows it while the run waits.
+      usage: this.usage,
+      waitingFor: { name, since, ...(timeoutAt !== undefined ? { timeoutAt } : {}), ...(schemaJson !== undefined ? { schema: schemaJson } : {}) },
+    });
+    this.suspended = true;
+    throw new RunSuspendedError(`Run "${this.runId}" is suspended: it waits for signal "${name}".`, {
+      ...workflow.errorDetails(node, undefined),
+      runId: this.runId,
+      waitingFor: name,
+    });
+  }
+}
+
+function subtreeOf(node: TreeNode): { subtree?: SerializedNode[] } {
+  const subtree = storedSubtree(node);
+  return subtree === undefined ? {} : { subtree };
+}
+
+/** Why `schema` refuses `value` (its first problems), or undefined when it takes it. A schema that throws refuses. */
+function refusal(schema: WaitSchema<unknown>, value: unknown): string | undefined {
+  try {
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return undefined;
+    const issues = (parsed.error as { issues?: Array<{ path?: unknown[]; message?: string }> } | undefined)?.issues;
+    if (!Array.isArray(issues) || issues.length === 0) return 'the value does not fit the schema';
+    return issues
+      .slice(0, 3)
+      .map((issue) => `${Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.join('.') : 'value'}: ${issue.message ?? 'invalid'}`)
+      .join('; ');
+  } catch (error) {
+    return `the schema threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * What a failed step stores: the error as the step raised it, and the user's own error it wraps,
+ * masked with the run's secrets (the journal outlives the process).
+ */
+function stepError(workflow: Workflow, node: TreeNode, error: Error): StoredStepError {
+  const wrapped = error instanceof WorkflowError && error.nodeId === node.id && error.cause !== undefined;
+  const thrown = storeError(wrapped ? error.cause : error);
+  return maskForRun(workflow, { name: thrown.name, message: (wrapped ? error : thrown).message, thrown, wrapped });
+}
+
+/**
+ * The stored failure as the step raises it again: the user's error rebuilt (name, message, code,
+ * own fields, cause chain) and wrapped the way the live step wrapped it, so a `catch` that branches
+ * on them takes the same branch after a resume.
+ */
+function replayedFailure(workflow: Workflow, node: TreeNode, stored: StoredStepError | undefined): Error {
+  // Records from before errors were stored whole hold only a name and message.
+  const thrown = rebuildError(stored?.thrown ?? (stored?.cause as StoredError | undefined) ?? stored);
+  if (stored?.wrapped === false) {
+    const error = new WorkflowError(stored.message, workflow.errorDetails(node, thrown.cause));
+    Object.defineProperty(error, 'name', { value: thrown.name, writable: true, configurable: true });
+    return error;
+  }
+  return thrown;
+}

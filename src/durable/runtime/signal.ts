@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { UsageError } from '../../errors/groundswell-error.js';
+import { isSuspension } from '../../errors/predicates.js';
+import type { RunStore } from '../store/run-store.js';
+import { RunNotFoundError } from '../store/run-store-errors.js';
+import { resume, type ResumeOptions } from './resume.js';
+import { RunFinishedError, SignalValueError } from './replay-errors.js';
+import { onSignalRejected } from './signal-rejections.js';
+import { signalProblems } from './signal-schema.js';
+
+export interface SignalOptions {
+  readonly store: RunStore;
+  /** With the run's workflow factories, the run resumes here at once and `signal` resolves to its result. */
+  readonly workflows?: ResumeOptions['workflows'];
+  readonly leaseMs?: number;
+}
+
+/**
+ * Sends `value` to a durable run under `name`, from any process. A run that waits for it checks the
+ * value with the wait's schema (as JSON Schema) first: a value it refuses is a `SignalValueError`
+ * and nothing is stored. With `workflows`, the run resumes in this process, where the wait's real
+ * schema checks the value again: a value it refuses is a `SignalValueError` too, and the run stays
+ * suspended. A signal never fails a run.
+ */
+export async function signal(runId: string, name: string, value: unknown, options: SignalOptions): Promise<unknown> {
+  if (typeof name !== 'string' || name.trim() === '') throw new UsageError('signal() needs a non-empty signal name.');
+  const { store } = options;
+  // The run record only: sending a signal costs the same whatever the run holds already.
+  const run = await store.getRun(runId);
+  if (run === undefined) throw new RunNotFoundError(runId);
+  if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') {
+    throw new RunFinishedError(`Run "${runId}" has ${run.status === 'cancelled' ? 'been cancelled' : run.status}; it takes no more signals.`);
+  }
+  const schema = run.waitingFor?.name === name ? run.waitingFor.schema : undefined;
+  if (schema !== undefined) {
+    const problems = await signalProblems(schema, value);
+    if (problems !== undefined) {
+      throw new SignalValueError(`signal("${runId}", "${name}"): the value does not fit what the run waits for (${problems}); nothing was stored.`);
+    }
+  }
+  const id = randomUUID();
+  await store.putSignal(runId, { id, name, value, at: Date.now() });
+  if (options.workflows === undefined || run.status !== 'suspended') return undefined;
+  let rejected: string | undefined;
+  const stop = onSignalRejected(id, (reason) => (rejected = reason));
+  try {
+    return await resume(runId, { store, workflows: options.workflows, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
+  } catch (error) {
+    if (rejected !== undefined && isSuspension(error)) {
+      throw new SignalValueError(`signal("${runId}", "${name}"): the waiting step refused the value (${rejected}); the run still waits.`, { cause: error });
+    }
+    throw error;
+  } finally {
+    stop();
+  }
+}

@@ -1,0 +1,47 @@
+import type { TokenUsage } from '../../types/usage.js';
+import type { SerializedError } from '../../util/serialize-error.js';
+
+/**
+ * A settled step. `key` is built by the caller (workflow path + step name + occurrence) and is
+ * written once: a replay serves it instead of running the step again.
+ */
+export interface StepRecord {
+  key: string;
+  status: 'completed' | 'failed';
+  /** The step's result (JSON); absent for a step that returned nothing or failed. */
+  value?: unknown;
+  error?: SerializedError;
+  /** Fingerprint of the step's code, to detect a resume by changed code. */
+  fingerprint?: string;
+  /** What the step held when it settled (its agent and tool calls, as exported nodes), shown again on replay. */
+  subtree?: unknown;
+  /** Epoch ms. */
+  at: number;
+}
+
+/** A completed agent call: its answer is served on resume instead of a new model request. */
+export interface CallRecord {
+  key: string;
+  answer: unknown;
+  usage: TokenUsage;
+  model: string;
+  fingerprint?: string;
+  /** The tool calls the agent made on the way (JSON), so a replay can mark them replayed. */
+  toolCalls?: unknown;
+  at: number;
+}
+
+/** A value sent to a run from outside (`signal(runId, name, value)`). */
+export interface SignalRecord {
+  /** Tells this signal from others of the same name (set by `signal()`). */
+  id?: string;
+  name: string;
+  value: unknown;
+  at: number;
+}
+
+/** An event as stored: `seq` counts from 1 per run, in append order. */
+export interface StoredEvent {
+  seq: number;
+  event: unknown;
+}

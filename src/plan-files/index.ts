@@ -1,0 +1,10 @@
+export { activeGoal } from './active-goal.js';
+export { appendEvidence } from './append-evidence.js';
+export { appendLog } from './append-log.js';
+export { findGoal, type FindGoalOptions } from './find-goal.js';
+export { goalSimilarity } from './goal-similarity.js';
+export { parsePlan, type ParsedPlan, type PlanSection } from './parse-plan.js';
+export type { PlanGoal, PlanGoalStatus, PlanTask } from './plan-goal.js';
+export { PlanGoalNotFoundError, type PlanGoalCandidate } from './plan-goal-not-found-error.js';
+export { setGoalStatus } from './set-goal-status.js';
+export { workingSet, type WorkingSetOptions } from './working-set.js';

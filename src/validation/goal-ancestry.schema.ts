@@ -1,6 +1,0 @@
-import { strict, text } from './fields.js';
-
-export const goalAncestrySchema = strict(
-  { mission: text.optional(), project: text.optional(), goal: text.optional(), task: text.optional() },
-  'an object like { mission?, project?, goal?, task? }',
-);
