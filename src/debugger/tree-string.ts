@@ -1,4 +1,3 @@
-import type { CacheMissEvent } from '../types/events.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -6,6 +5,7 @@ import { inertText } from '../util/inert-text.js';
 import { walkTree } from '../util/tree-walk.js';
 import { addUsage, sameUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
 import { validateTreeStringOptions } from './tree-string-options.schema.js';
+import { checkpointText, failureText, nodeEvents, type NodeEvents } from './node-events.js';
 import { foldSiblings, type SiblingEntry } from './sibling-runs.js';
 import { usageRollup } from './usage-rollup.js';
 
@@ -78,7 +78,8 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     const onlyChild = node.children.length === 1 ? shown[0] : undefined;
     // The only child prints the same figure one line down; repeating it is noise.
     const own = compact && onlyChild !== undefined && sameUsage(usage.get(node), usage.get(onlyChild)) ? undefined : usage.get(node);
-    lines.push(lead(prefix, depth) + branch + inertText(describeNode(node, own)));
+    const seen = nodeEvents(node);
+    lines.push(lead(prefix, depth) + branch + inertText(describeNode(node, own, seen)));
     const indented = prefix + (branch === '' ? '' : branch === '└─ ' ? '   ' : '│  ');
     const extraPrefix = depth > MAX_INDENT_DEPTH ? `${lead(prefix, depth)}${branch === '' ? '' : '   '}` : indented;
     // Children past the limit are marked, not indented: the prefix stops growing.
@@ -87,17 +88,13 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     if (showState && node.stateSnapshot && Object.keys(node.stateSnapshot).length > 0) {
       extra.push(`state ${JSON.stringify(node.stateSnapshot)}`);
     }
-    const why = ancestryLine(node);
+    // Only an agent call has a why and a checkpoint line.
+    const isCall = node.kind === 'agentPrompt';
+    const why = isCall ? (seen.why ?? '') : '';
     if (why !== '' && !(compact && whysShown.has(why))) extra.push(why);
     whysShown.add(why);
-    const checkpoint = checkpointLine(node);
-    if (checkpoint !== '') extra.push(checkpoint);
-    for (const event of node.events) {
-      if (event.type === 'goalSignOff') {
-        const note = event.judgeFailed ? ' (judge failed)' : event.verdict === 'reject' ? ` — missing: ${event.missing}` : '';
-        extra.push(`sign-off ${event.verdict}: ${event.goal}${note}`);
-      }
-    }
+    if (isCall && seen.checkpoint !== undefined) extra.push(checkpointText(seen.checkpoint));
+    for (const signOff of seen.signOffs) extra.push(signOff);
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
     const hidden = cut ? 0 : node.children.length - shown.length;
     if (hidden > 0) extra.push(`… ${hidden} more children`);
@@ -168,100 +165,25 @@ function cutToWidth(line: string, width: number): string {
   return points.length <= width ? line : `${points.slice(0, width - 1).join('')}…`;
 }
 
-function describeNode(node: WorkflowNode, usage: TokenUsage | undefined): string {
+function describeNode(node: WorkflowNode, usage: TokenUsage | undefined, seen: NodeEvents): string {
   let line = `${STATUS_SYMBOL[node.status]} ${node.name} [${node.kind}]`;
   if (node.duration !== undefined) line += ` ${formatDuration(node.duration)}`;
   if (usage !== undefined && totalTokens(usage) > 0) line += ` · ${formatUsage(usage)}`;
   if (node.status === 'running') line += ' (running)';
-  const notes = notesOf(node);
+  const notes = notesOf(seen);
   if (notes !== '') line += ` ${notes}`;
-  const failure = lastError(node);
-  if (failure !== undefined) line += ` — ${failure}`;
+  if (seen.failure !== undefined) line += ` — ${failureText(seen.failure)}`;
   return line;
 }
 
-/** `why Mission: … · Goal: …` for an agent call that was given a goal ancestry. */
-function ancestryLine(node: WorkflowNode): string {
-  if (node.kind !== 'agentPrompt') return '';
-  for (const event of node.events) {
-    if (event.type === 'agentPromptStart' && event.goalAncestry) {
-      const a = event.goalAncestry;
-      const parts = [
-        a.mission && `Mission: ${a.mission}`,
-        a.project && `Project: ${a.project}`,
-        a.goal && `Goal: ${a.goal}`,
-        a.task && `Task: ${a.task}`,
-      ].filter((part): part is string => typeof part === 'string' && part !== '');
-      return parts.length > 0 ? `why ${parts.join(' · ')}` : '';
-    }
-  }
-  return '';
-}
-
-/** The latest trajectory checkpoint of an agent call: revision, assessment and next action. */
-function checkpointLine(node: WorkflowNode): string {
-  if (node.kind !== 'agentPrompt') return '';
-  const events = node.events;
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const event = events[i];
-    if (event?.type === 'trajectoryCheckpoint') {
-      const next = event.checkpoint.nextAction;
-      return `checkpoint r${event.revision} ${event.assessment} → ${next.length > 80 ? `${next.slice(0, 77)}...` : next}`;
-    }
-  }
-  return '';
-}
-
-/**
- * A miss worth a note: one with a cause a user would not guess (a first-time `absent`, and
- * `disabled`/`bypassed`, which the user asked for, stay quiet).
- */
-function missNote(event: CacheMissEvent): string {
-  if (event.reason === 'absent') {
-    const differs = event.differs ?? [];
-    return differs.length === 0 ? '' : `(cache miss: ${differs.join(', ')} ${differs.length === 1 ? 'differs' : 'differ'})`;
-  }
-  return event.reason === 'disabled' || event.reason === 'bypassed' ? '' : `(cache miss: ${event.reason})`;
-}
-
 /** Short markers for what a user debugging the node wants to see at a glance. */
-function notesOf(node: WorkflowNode): string {
-  let apiErrors = 0;
-  let cache = '';
-  let attempts = 0;
-  let model = '';
-  for (const event of node.events) {
-    if (event.type === 'agentPromptStart') model = event.model;
-    else if (event.type === 'apiError') apiErrors += 1;
-    else if (event.type === 'cacheHit') cache = '(cache hit)';
-    else if (event.type === 'cacheMiss') cache = missNote(event) || cache;
-    else if (event.type === 'promptReplaced') cache = '(replaces the answer below)';
-    else if (event.type === 'stepEnd') attempts = event.attempts;
-    else if (event.type === 'stepReplayed' || (event.type === 'agentPromptEnd' && event.replayed === true)) cache = '(replayed)';
-    else if (event.type === 'waitStarted') cache = `(waits for signal "${event.name}")`;
-    else if (event.type === 'signalReceived') cache = `(signal "${event.name}" received)`;
-    else if (event.type === 'signalRejected') cache = `(signal "${event.name}" rejected: ${event.reason ?? 'does not fit'})`;
-  }
+function notesOf(seen: NodeEvents): string {
   const notes: string[] = [];
-  if (model) notes.push(`(${model})`);
-  if (cache) notes.push(cache);
-  if (attempts > 1) notes.push(`(${attempts} attempts)`);
-  if (apiErrors > 0) notes.push(`(${apiErrors} API error${apiErrors > 1 ? 's' : ''} retried or failed)`);
+  if (seen.model) notes.push(`(${seen.model})`);
+  if (seen.cache) notes.push(seen.cache);
+  if (seen.attempts > 1) notes.push(`(${seen.attempts} attempts)`);
+  if (seen.apiErrors > 0) notes.push(`(${seen.apiErrors} API error${seen.apiErrors > 1 ? 's' : ''} retried or failed)`);
   return notes.join(' ');
-}
-
-function lastError(node: WorkflowNode): string | undefined {
-  const events = node.events;
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    const event = events[i];
-    if (event?.type === 'error') return `${event.error.name}: ${event.error.message}`;
-    if (event?.type === 'agentPromptEnd' && event.error) return `${event.error.name}: ${event.error.message}`;
-    if ((event?.type === 'toolInvocation' || event?.type === 'mcpEvent') && event.isError) {
-      const reason = event.type === 'toolInvocation' && event.blockedReason ? `blocked: ${event.blockedReason}` : (event.output ?? '');
-      return reason.length > 120 ? `${reason.slice(0, 117)}...` : reason;
-    }
-  }
-  return undefined;
 }
 
 /** `1,200 in / 340 out tok (+900 cache read) $0.0041` */
