@@ -1,6 +1,6 @@
 import type { CacheSetting } from '../cache/cache-options.js';
 import type { McpServerConfig } from '../mcp/mcp-config.js';
-import type { ReflectionSetting } from '../reflection/reflection-config.js';
+import type { ReflectionSetting } from './config/reflection-config.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentHooks } from './hooks.js';
 import type { Skill } from './skill.js';

@@ -7,33 +7,26 @@ import { describeValue } from '../util/describe.js';
 import { AGENT_DEFAULTS, resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
 import { CallTree } from './call-tree.js';
-import { cacheInterceptor } from './interceptors/cache-interceptor.js';
-import { hooksInterceptor } from './interceptors/hooks-interceptor.js';
-import { treeInterceptor } from './interceptors/tree-interceptor.js';
-import { journalInterceptor } from './call-journal.js';
 import { MissingPriceWarning } from './missing-price-warning.js';
 import type { Pricing } from './pricing.js';
+import { callPipeline } from './call-interceptors.js';
 import {
-  composeInterceptors,
   type AgentStreamEvent,
   type PromptCall,
   type PromptHandler,
   type PromptOutcome,
   type RequestPlan,
 } from './prompt-call.js';
-import { runModel } from './run-model.js';
 import { buildUserContent } from './request-plan.js';
 import { SystemPromptBuilder } from './system-prompt.js';
 import { ZERO_USAGE } from '../util/usage.js';
-import { reflectionAttempts } from '../reflection/reflection-config.js';
+import { reflectionAttempts } from './config/reflection-config.js';
 import { guidanceAt } from '../core/step-guidance.js';
-import { reflectionInterceptor } from './interceptors/reflection-interceptor.js';
-import { checkpointMode, groundingMode, type TrajectoryOptions } from '../trajectory/trajectory-config.js';
-import { parentCheckpointAt } from '../trajectory/parent-checkpoint.js';
-import { renderChildSlice } from '../trajectory/render-checkpoint.js';
-import type { PlanWatchOptions } from '../plans/plan-watcher.js';
+import { checkpointMode, groundingMode, type TrajectoryOptions } from './config/trajectory-config.js';
+import type { PlanWatchOptions } from './config/plan-watch-options.js';
 import { getCurrentWorkflow } from '../core/ambient.js';
 import { turnFeaturesFor } from './turn-features.js';
+import type { TurnFeature } from './turn-feature.js';
 import { currentScope } from '../core/scope.js';
 import type { Workflow } from '../core/workflow.js';
 import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../ancestry/derive-ancestry.js';
@@ -71,13 +64,6 @@ export interface AgentConfig extends AgentSettings {
 
 /** What `agent.execute()` resolves to: the value and what the call took. */
 export type AgentResult<T> = PromptOutcome<T> & { readonly duration: number };
-
-// Tree outermost (a cache hit is still a node), then hooks, reflection (each retry is a fresh
-// attempt through the cache), then the cache around the model.
-const pipeline: PromptHandler = composeInterceptors(
-  [treeInterceptor, journalInterceptor, hooksInterceptor, reflectionInterceptor, cacheInterceptor],
-  runModel,
-);
 
 /**
  * Runs prompts against the Anthropic Messages API. Holds configuration only: every call's state
@@ -139,7 +125,7 @@ export class Agent {
     const client = this.clientRef ?? (await this.defaultClient());
     if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
-    return (await call.tree.run(() => pipeline(call))).value;
+    return (await call.tree.run(() => callPipeline()(call))).value;
   }
 
   /**
@@ -159,7 +145,7 @@ export class Agent {
     if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
     const started = call.tree.now();
-    const outcome = await call.tree.run(() => pipeline(call));
+    const outcome = await call.tree.run(() => callPipeline()(call));
     return { ...outcome, duration: call.tree.now() - started };
   }
 
@@ -169,7 +155,7 @@ export class Agent {
       const client = this.clientRef ?? (await this.defaultClient());
       if (!zodReady()) await loadZodChecked();
       const call = this.prepare(prompt, overrides, emit, client);
-      const outcome = await call.tree.run(() => pipeline(call));
+      const outcome = await call.tree.run(() => callPipeline()(call));
       return outcome.value;
     });
   }
@@ -217,12 +203,22 @@ export class Agent {
     const goalAncestry = this.ancestryFor(workflow, secrets, fresh);
     // Guidance from a workflow-level reflection on the step this call runs in (its retry).
     const stepGuidance = fresh ? [] : guidanceAt(currentScope()?.node);
+    const turnFeatures = turnFeaturesFor({
+      agentName: this.name,
+      config: this.config,
+      prompt,
+      settings,
+      goalAncestry,
+      secrets,
+      fresh,
+    });
+    const featureSections = sectionsOf(turnFeatures);
     const planFor = (current: Prompt<T>, guidance: readonly string[]): RequestPlan => {
       const system = this.systemPrompt.build(
         current.settings === prompt.settings ? settings : this.resolve(current, overrides),
         goalAncestry,
         guidance,
-        parentSlice,
+        featureSections,
       );
       return {
         model: settings.model,
@@ -236,19 +232,6 @@ export class Agent {
         stop: settings.stop,
       };
     };
-    // Called from inside another agent's run: a scoped slice of its checkpoint. A fresh call is
-    // not part of that run.
-    const parentCheckpoint = fresh ? undefined : parentCheckpointAt(currentScope()?.node);
-    const parentSlice = parentCheckpoint === undefined ? '' : renderChildSlice(parentCheckpoint, prompt.user);
-    const turnFeatures = turnFeaturesFor({
-      agentName: this.name,
-      config: this.config,
-      prompt,
-      settings,
-      goalAncestry,
-      secrets,
-      nested: parentCheckpoint !== undefined,
-    });
     const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
     const shared = {
       turnFeatures,
@@ -297,6 +280,17 @@ export class Agent {
     return (this.cacheRef ??= new LruCacheStore());
   }
 }
+
+/** The system sections the call's features contribute, in their order (none: no array). */
+function sectionsOf(features: readonly TurnFeature[]): readonly string[] {
+  let sections: string[] | undefined;
+  for (const feature of features) {
+    if (feature.systemSection !== undefined && feature.systemSection !== '') (sections ??= []).push(feature.systemSection);
+  }
+  return sections ?? NO_SECTIONS;
+}
+
+const NO_SECTIONS: readonly string[] = [];
 
 export function createAgent(config: AgentConfig): Agent {
   return new Agent(config);

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../ancestry/goal-ancestry.js';
-import type { Reflector, Revision } from '../reflection/reflection-pass.js';
+import type { Reflector, Revision } from './revision.js';
 import type { Cache } from '../cache/cache.js';
 import type { SystemSections } from '../cache/cache-key.js';
 import type { CacheMissInfo } from '../types/cache.js';

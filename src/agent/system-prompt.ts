@@ -3,7 +3,7 @@ import type { SystemSections } from '../cache/cache-key.js';
 import { renderGoalAncestry, type GoalAncestry } from '../ancestry/goal-ancestry.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import { renderSkills } from './skill.js';
-import { renderGuidance } from '../reflection/guidance.js';
+import { renderGuidance } from './guidance.js';
 
 /** The system prompt of one call: the text (for the cache key) and what is sent. */
 export interface SystemPrompt {
@@ -33,13 +33,13 @@ export class SystemPromptBuilder {
 
   /**
    * Sections in order: identity (system text and skills), then `# Why You're Here`. Empty sections
-   * are left out with no heading or blank line. (Volatile sections, such as a live trajectory
-   * state, are appended after these by later layers.)
+   * are left out with no heading or blank line. Then, volatile, the retry guidance and the turn
+   * features' sections (a parent's checkpoint slice), in their registration order.
    */
-  build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = [], parentSlice = ''): SystemPrompt {
+  build(settings: ResolvedSettings, ancestry: GoalAncestry, guidance: readonly string[] = [], featureSections: readonly string[] = []): SystemPrompt {
     const identity = identityOf(settings);
     const why = this.ancestrySection(ancestry);
-    const lessons = [renderGuidance(guidance), parentSlice].filter((s) => s !== '').join('\n\n');
+    const lessons = featureSections.length === 0 && guidance.length === 0 ? '' : [renderGuidance(guidance), ...featureSections].filter((s) => s !== '').join('\n\n');
     const sections = { identity, ancestry: why, guidance: lessons };
     if (why === '' && lessons === '') {
       return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity, sections };

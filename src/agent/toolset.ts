@@ -6,7 +6,7 @@ import type { McpConnection } from '../mcp/mcp-connection.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { validateTool, type Tool, type ToolContext } from '../tools/tool.js';
 import type { ToolEffect } from '../tools/observation.js';
-import { decideVerifierOutcome } from '../trajectory/verifier-outcome.js';
+import { decideVerifierOutcome } from '../tools/verifier-outcome.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
 import { toolContent } from './tool-content.js';
 

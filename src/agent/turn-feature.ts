@@ -55,13 +55,19 @@ export interface ToolCallDone {
 
 /**
  * Something that runs around each model request and each tool round of one agent call (trajectory
- * checkpoints, plan reminders, compaction). Made per call by a factory in `turn-features.ts`; all
+ * checkpoints, plan reminders, compaction). Made per call by a factory registered with
+ * `registerTurnFeature` (`turn-features.ts`); all
  * methods optional. The loop calls the features in registration order, and a call without any
  * features pays nothing for them.
  */
 export interface TurnFeature {
   /** For errors and debugging. */
   readonly name: string;
+  /**
+   * A system section of this call, fixed when the call is prepared: sent after the retry guidance
+   * on every request, covered by the cache key (a scoped slice of a parent agent's checkpoint).
+   */
+  readonly systemSection?: string;
   /** Before each model request: may edit the conversation, add system blocks, spend tokens. */
   beforeRequest?(request: TurnRequest): void | Promise<void>;
   /** After each tool call, in the order the model asked for them. */
@@ -88,8 +94,11 @@ export interface TurnFeatureContext<Config> {
   readonly settings: ResolvedSettings;
   readonly goalAncestry: GoalAncestry;
   readonly secrets: SecretMasker;
-  /** Called from inside another agent's run (a tool of it), which has a trajectory checkpoint. */
-  readonly nested: boolean;
+  /**
+   * The call sees nothing of the run it is made from (the judge, reflection, the plan drafter):
+   * features that read the surrounding tree leave it alone.
+   */
+  readonly fresh: boolean;
 }
 
 /** Makes a call's feature, or returns undefined when the call does not use it. */

@@ -1,31 +1,34 @@
-import { planReminderFeature } from '../plans/plan-reminder-feature.js';
-import type { PlanWatchOptions } from '../plans/plan-watcher.js';
-import { checkpointFeature } from '../trajectory/checkpoint-feature.js';
-import { compactionFeature } from '../trajectory/compaction-feature.js';
-import type { TrajectoryOptions } from '../trajectory/trajectory-config.js';
+import type { PlanWatchOptions } from './config/plan-watch-options.js';
+import type { TrajectoryOptions } from './config/trajectory-config.js';
 import type { TurnFeature, TurnFeatureContext, TurnFeatureFactory } from './turn-feature.js';
 
-/** The agent options the registered features read (each is declared on `AgentConfig`). */
+/** The agent options the built-in features read (each is declared on `AgentConfig`). */
 export interface TurnFeatureOptions {
   readonly trajectory?: TrajectoryOptions;
   readonly plan?: PlanWatchOptions;
 }
 
+// Filled by the composition root (src/install.ts) and by tests through the handle; the agent
+// layer imports no feature.
+const factories: TurnFeatureFactory<TurnFeatureOptions>[] = [];
+
 /**
- * The per-turn features, one line each, in the order they run around every request: compaction
- * first (later features see the conversation as sent), then the blocks appended after the cached
- * system sections, in this order. Not `readonly`: tests register their own feature here.
+ * Adds a per-turn feature for every later agent call. Features run in registration order around
+ * each request (a feature's system blocks come after those of the ones before it). Registering a
+ * factory twice keeps one entry. Returns the handle that removes it again.
  */
-export const TURN_FEATURES: TurnFeatureFactory<TurnFeatureOptions>[] = [
-  compactionFeature,
-  planReminderFeature,
-  checkpointFeature,
-];
+export function registerTurnFeature(factory: TurnFeatureFactory<TurnFeatureOptions>): () => void {
+  if (!factories.includes(factory)) factories.push(factory);
+  return () => {
+    const at = factories.indexOf(factory);
+    if (at >= 0) factories.splice(at, 1);
+  };
+}
 
 /** The features of one call: what each factory makes for it, in registration order. */
 export function turnFeaturesFor(context: TurnFeatureContext<TurnFeatureOptions>): TurnFeature[] {
   const features: TurnFeature[] = [];
-  for (const factory of TURN_FEATURES) {
+  for (const factory of factories) {
     const feature = factory(context);
     if (feature !== undefined) features.push(feature);
   }

@@ -18,7 +18,11 @@ export type { CompleteGoalOptions, JudgeSettings, SignOff } from './complete-goa
 export { createPlanDrafter, planDraftingTools } from './plan-drafter.js';
 export type { PlanDrafterOptions } from './plan-drafter.js';
 export { PlanWatcher } from './plan-watcher.js';
-export type { PlanWatchOptions } from './plan-watcher.js';
+export type { PlanWatchOptions } from '../agent/config/plan-watch-options.js';
 export { readOnlyTools } from '../file-tools/read-only-tools.js';
 export type { ReadOnlyToolsOptions } from '../file-tools/read-only-tools.js';
 export { PathOutsideRootError, ReadOnlyToolError } from '../file-tools/errors.js';
+
+// Agents made through this entry (the judge, the drafter, workers' calls) get the same features.
+import { installFeatures } from '../install.js';
+installFeatures();

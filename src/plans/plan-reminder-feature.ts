@@ -1,5 +1,6 @@
 import type { TurnFeature, TurnFeatureContext } from '../agent/turn-feature.js';
-import { PlanWatcher, type PlanWatchOptions } from './plan-watcher.js';
+import { PlanWatcher } from './plan-watcher.js';
+import type { PlanWatchOptions } from '../agent/config/plan-watch-options.js';
 
 /**
  * An agent's `plan`: the plan file kept in view, as an extra system block of the requests it is

@@ -4,17 +4,7 @@ import { basename } from 'node:path';
 import { workingSet } from '../plan-files/index.js';
 import { validatePlanWatchOptions } from './plan-watcher-options.js';
 import { planResync, staleReminder } from './plan-texts.js';
-
-/** `plan` on an agent: the plan file its tool loop keeps in view. */
-export interface PlanWatchOptions {
-  path: string;
-  /** Model turns without an edit to the plan before the folded plan is re-sent (default 3). */
-  staleAfterTurns?: number;
-  /** Cap of the folded plan in a reminder (default 4,000 characters). */
-  reminderChars?: number;
-  /** Cap of the whole file in a resync (default 20,000 characters). */
-  resyncChars?: number;
-}
+import type { PlanWatchOptions } from '../agent/config/plan-watch-options.js';
 
 /**
  * Decides, before each model request, whether the plan goes along: the whole file once at the

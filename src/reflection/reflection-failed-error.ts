@@ -1,6 +1,6 @@
 import { GroundswellError } from '../errors/groundswell-error.js';
 import { errorMessage } from '../util/describe.js';
-import type { ReflectionLevel } from './reflection-config.js';
+import type { ReflectionLevel } from '../agent/config/reflection-config.js';
 
 /** A reflection pass itself failed. `original` is the failure it was reflecting on; `cause` is why it failed. */
 export class ReflectionFailedError extends GroundswellError {

@@ -1,8 +1,8 @@
-import { isRetryable } from '../../errors/predicates.js';
-import { reflectionAttempts, type ReflectionLevel } from '../../reflection/reflection-config.js';
-import { ReflectionFailedError } from '../../reflection/reflection-failed-error.js';
-import { reflect } from '../../reflection/reflection-pass.js';
-import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
+import { isRetryable } from '../errors/predicates.js';
+import { reflectionAttempts, type ReflectionLevel } from '../agent/config/reflection-config.js';
+import { ReflectionFailedError } from './reflection-failed-error.js';
+import { reflect } from './reflection-pass.js';
+import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../agent/prompt-call.js';
 
 /**
  * Prompt- and agent-level reflection: when an attempt fails with an error a retry could fix, a

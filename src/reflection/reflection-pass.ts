@@ -5,17 +5,9 @@ import { markFresh } from '../agent/fresh-start.js';
 import { createPrompt, type Prompt } from '../agent/prompt.js';
 import { errorMessage } from '../util/describe.js';
 import { serializeError } from '../util/serialize-error.js';
-import type { ReflectionLevel } from './reflection-config.js';
+import type { ReflectionLevel } from '../agent/config/reflection-config.js';
 import { ReflectionFailedError } from './reflection-failed-error.js';
-
-/** What a reflection pass decided: why the attempt failed and what to change for the next one. */
-export interface Revision {
-  readonly critique: string;
-  /** A rewritten user message, or null to keep it. */
-  readonly user: string | null;
-  /** Guidance added to the system prompt of the retry. */
-  readonly guidance: string;
-}
+import type { Reflector, Revision } from '../agent/revision.js';
 
 /** What the reflecting model is shown about the failed attempt. */
 export interface FailedAttempt {
@@ -41,11 +33,6 @@ const REFLECTOR_SYSTEM = [
   'Then give guidance the next attempt can follow directly, and rewrite the request only if its',
   'wording caused the failure. Answer in the requested JSON shape.',
 ].join(' ');
-
-/** What reflects: any agent (structurally, so this module does not import the agent class). */
-export interface Reflector {
-  prompt<T>(prompt: Prompt<T>): Promise<T>;
-}
 
 /**
  * One reflection pass: a `reflection` node (with `reflectionStart`/`reflectionEnd`) under the

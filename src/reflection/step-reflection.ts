@@ -6,7 +6,7 @@ import { addStepGuidance, stepGuidance } from '../core/step-guidance.js';
 import type { WorkflowRuntime } from '../core/workflow-runtime.js';
 import { isRetryable } from '../errors/predicates.js';
 import { isInstance } from '../util/describe.js';
-import { reflectionAttempts, type ReflectionOptions } from './reflection-config.js';
+import { reflectionAttempts, type ReflectionOptions } from '../agent/config/reflection-config.js';
 import { ReflectionFailedError } from './reflection-failed-error.js';
 import { reflect } from './reflection-pass.js';
 

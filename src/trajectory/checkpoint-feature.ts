@@ -1,7 +1,9 @@
 import type { TurnFeature, TurnFeatureContext, TurnRequest } from '../agent/turn-feature.js';
 import { groundCheckpoint } from './grounding.js';
-import { checkpointMode, groundingMode, type TrajectoryOptions } from './trajectory-config.js';
+import { checkpointMode, groundingMode, type TrajectoryOptions } from '../agent/config/trajectory-config.js';
 import { TrajectoryTracker } from './trajectory-tracker.js';
+import { currentScope } from '../core/scope.js';
+import { parentCheckpointAt } from './parent-checkpoint.js';
 
 /**
  * Trajectory checkpoints (`trajectory.checkpoint`): observes every tool call, and before each
@@ -12,9 +14,10 @@ import { TrajectoryTracker } from './trajectory-tracker.js';
 export function checkpointFeature(context: TurnFeatureContext<{ readonly trajectory?: TrajectoryOptions }>): TurnFeature | undefined {
   const options = context.config.trajectory;
   const mode = checkpointMode(options);
-  // Called from inside another agent's run: no grounding pass of its own unless this agent asks.
-  const grounding = context.nested && options?.grounding === undefined ? 'off' : groundingMode(options);
   if (mode === 'off') return undefined;
+  // Called from inside another agent's run: no grounding pass of its own unless this agent asks.
+  const nested = !context.fresh && parentCheckpointAt(currentScope()?.node) !== undefined;
+  const grounding = nested && options?.grounding === undefined ? 'off' : groundingMode(options);
   const { secrets } = context;
   const tracker = new TrajectoryTracker(mode, grounding, context.goalAncestry.goal ?? context.prompt.user, (text) => secrets.text(text), options?.maxChars);
   return {

@@ -1,6 +1,6 @@
 import type { TurnFeature, TurnFeatureContext } from '../agent/turn-feature.js';
 import { compactMessages } from './compaction.js';
-import type { TrajectoryOptions } from './trajectory-config.js';
+import type { TrajectoryOptions } from '../agent/config/trajectory-config.js';
 
 /**
  * `trajectory.contextBudget`: before each request, compacts the conversation in place when it is

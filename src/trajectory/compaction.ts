@@ -1,15 +1,6 @@
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContextBudget } from '../agent/config/trajectory-config.js';
 
-/** How older turns leave the context: dropped with a note, or replaced by a summary of their tool calls. */
-export type CompactionStrategy = 'drop' | 'summarize';
-
-export interface ContextBudget {
-  /** Compact when the conversation's JSON exceeds this many characters. */
-  maxChars: number;
-  strategy?: CompactionStrategy;
-  /** The newest assistant/tool-result turns always kept (default 2). */
-  keepTurns?: number;
-}
 
 export interface CompactionResult {
   readonly messages: MessageParam[];

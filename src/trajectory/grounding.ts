@@ -1,3 +1,4 @@
+import type { GroundingMode } from '../agent/config/trajectory-config.js';
 import type Anthropic from '@anthropic-ai/sdk';
 import { lazySchema } from '../util/lazy-schema.js';
 import { loadedZod, loadZod } from '../util/load-zod.js';
@@ -8,8 +9,6 @@ import type { TokenUsage } from '../types/usage.js';
 import { usageFromApi } from '../agent/pricing.js';
 import { renderCheckpoint } from './render-checkpoint.js';
 
-/** `initial`: before the first main request. `adaptive`: also after material changes. */
-export type GroundingMode = 'off' | 'initial' | 'adaptive';
 
 const GroundingAnswer = lazySchema((z) => z.object({
   situationAssessment: z.string().describe('Two or three sentences: where the work stands and what matters next.'),

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { assessTrajectory, checkpointFingerprint, type TrajectoryCheckpoint } from './checkpoint.js';
-import type { CheckpointMode } from './trajectory-config.js';
-import type { GroundingMode } from './grounding.js';
+import type { CheckpointMode } from '../agent/config/trajectory-config.js';
+import type { GroundingMode } from '../agent/config/trajectory-config.js';
 import { evidenceLabel, type Observation, type ToolEffect } from '../tools/observation.js';
 import { DEFAULT_CHECKPOINT_CHARS, renderCheckpoint } from './render-checkpoint.js';
-import { readRunnerOutput } from './runner-output.js';
-import { decideVerifierOutcome } from './verifier-outcome.js';
+import { readRunnerOutput } from '../tools/runner-output.js';
+import { decideVerifierOutcome } from '../tools/verifier-outcome.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
 
 const MAX_OBSERVATIONS = 200;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, type ContextCompactedEvent, type WorkflowEvent } from 'groundswell';
 import { json, ScriptedModel, toolUse, type RecordedRequest } from 'groundswell/testing';
-import { TURN_FEATURES, type TurnFeatureOptions } from '../../src/agent/turn-features.js';
+import { registerTurnFeature, type TurnFeatureOptions } from '../../src/agent/turn-features.js';
 import type { ToolCallDone, TurnFeature, TurnFeatureFactory } from '../../src/agent/turn-feature.js';
 import { CHECKPOINT_HEADING } from '../../src/trajectory/render-checkpoint.js';
 import { adder } from '../support/agent-helpers.js';
@@ -18,15 +18,15 @@ function systemBlocks(request: RecordedRequest | undefined): string[] {
   return typeof system === 'string' ? [system] : system.map((block) => block.text);
 }
 
-/** Registers a factory for agents of one name only, removed again after the test. */
-let registered: TurnFeatureFactory<TurnFeatureOptions> | undefined;
+/** Registers a factory for agents of one name only, removed again after the test by its handle. */
+let unregister: (() => void) | undefined;
 function register(agentName: string, make: () => TurnFeature): void {
-  registered = (context) => (context.agentName === agentName ? make() : undefined);
-  TURN_FEATURES.push(registered);
+  const factory: TurnFeatureFactory<TurnFeatureOptions> = (context) => (context.agentName === agentName ? make() : undefined);
+  unregister = registerTurnFeature(factory);
 }
 afterEach(() => {
-  if (registered !== undefined) TURN_FEATURES.splice(TURN_FEATURES.indexOf(registered), 1);
-  registered = undefined;
+  unregister?.();
+  unregister = undefined;
 });
 
 /** A small custom feature: a per-request block naming the round, and what it observed. */

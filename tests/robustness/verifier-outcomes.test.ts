@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readRunnerOutput } from '../../src/trajectory/runner-output.js';
-import { decideVerifierOutcome, readVerifierResult } from '../../src/trajectory/verifier-outcome.js';
+import { readRunnerOutput } from '../../src/tools/runner-output.js';
+import { decideVerifierOutcome, readVerifierResult } from '../../src/tools/verifier-outcome.js';
 import { TrajectoryTracker } from '../../src/trajectory/trajectory-tracker.js';
 import type { VerifierOutcome } from '../../src/types/trajectory.js';
 import * as sample from './runner-samples.js';

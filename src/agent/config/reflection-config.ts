@@ -1,5 +1,5 @@
-import { UsageError } from '../errors/groundswell-error.js';
-import { describeValue } from '../util/describe.js';
+import { UsageError } from '../../errors/groundswell-error.js';
+import { describeValue } from '../../util/describe.js';
 
 /** `enableReflection: true` or these options (on a prompt, an agent, a call, or a workflow). */
 export interface ReflectionOptions {

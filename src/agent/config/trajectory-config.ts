@@ -1,7 +1,19 @@
-import { UsageError } from '../errors/groundswell-error.js';
-import { describeValue } from '../util/describe.js';
-import type { GroundingMode } from './grounding.js';
-import type { ContextBudget } from './compaction.js';
+import { UsageError } from '../../errors/groundswell-error.js';
+import { describeValue } from '../../util/describe.js';
+
+/** `initial`: before the first main request. `adaptive`: also after material changes. */
+export type GroundingMode = 'off' | 'initial' | 'adaptive';
+
+/** How older turns leave the context: dropped with a note, or replaced by a summary of their tool calls. */
+export type CompactionStrategy = 'drop' | 'summarize';
+
+export interface ContextBudget {
+  /** Compact when the conversation's JSON exceeds this many characters. */
+  maxChars: number;
+  strategy?: CompactionStrategy;
+  /** The newest assistant/tool-result turns always kept (default 2). */
+  keepTurns?: number;
+}
 
 /** `off`: nothing. `shadow`: events only. `adaptive`: injected when it has news. `always`: every request. */
 export type CheckpointMode = 'off' | 'shadow' | 'adaptive' | 'always';

@@ -9,3 +9,7 @@ export type { DbosProcessLike, DbosProcessOptions, DbosQueue } from './dbos-proc
 export type { DbosRunOptions, DbosWorkflows, DbosWorkflowsOptions, DbosFactoryInput, DbosFactoryResult, DbosWorkflowFactory } from './dbos-workflows.js';
 export type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
 export { DbosReplayError } from './dbos-errors.js';
+
+// Agents made through this entry (the judge, the drafter, workers' calls) get the same features.
+import { installFeatures } from '../../install.js';
+installFeatures();
