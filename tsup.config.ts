@@ -1,4 +1,5 @@
 import { defineConfig, type Options } from 'tsup';
+import { viewerPagePlugin } from './src/viewer/page/build-page.js';
 
 type TsupPlugin = NonNullable<Options['plugins']>[number];
 
@@ -49,4 +50,6 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   plugins: [requireChunksInCjs],
+  // The viewer page is made afresh from src/viewer/page/ (decision 0048).
+  esbuildPlugins: [viewerPagePlugin],
 });

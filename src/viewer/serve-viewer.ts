@@ -9,6 +9,7 @@ import type { Unsubscribe, WorkflowObserver } from '../types/observer.js';
 import type { RunExport } from '../types/serialized.js';
 import { describeValue } from '../util/describe.js';
 import { SseClients } from './sse-clients.js';
+import type { NodesMessage, SnapshotMessage, ViewerMode } from './stream-messages.js';
 import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
 import { ViewerError } from './viewer-error.js';
 import { ViewerModel } from './viewer-model.js';
@@ -27,9 +28,6 @@ export interface ViewerOptions {
 export interface ViewableWorkflow {
   readonly root: { readonly node: WorkflowNode; addObserver(observer: WorkflowObserver): Unsubscribe };
 }
-
-/** How the page labels the run. */
-export type ViewerMode = 'live' | 'stored' | 'empty';
 
 export interface Viewer {
   /** `http://127.0.0.1:<port>/`: open it in a browser. */
@@ -79,7 +77,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const waitSent = waitChanged;
     waitChanged = false;
     if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
-    clients.send(SseClients.message('nodes', { ...changes, mode, wait, touched: touchedIds }));
+    clients.send(SseClients.message('nodes', { ...changes, mode, wait, touched: touchedIds } satisfies NodesMessage));
   };
   const state: ViewerState = {
     model,
@@ -88,7 +86,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     nonce: randomBytes(16).toString('base64'),
     snapshotMessage: () => {
       if (dirty) flush();
-      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait });
+      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait } satisfies SnapshotMessage);
     },
     flushIfDirty: () => {
       if (dirty) flush();

@@ -4,21 +4,7 @@ import { walkTree } from '../util/tree-walk.js';
 import { nodeRow, sameRow, type NodeRow } from './node-row.js';
 import { sameUsage } from '../util/usage.js';
 import { ownUsage, subtreeUsage } from './subtree-usage.js';
-
-/** What changed in the tree since the previous refresh. */
-export interface TreeChanges {
-  readonly rootId: string | null;
-  /** New or changed rows, parents before children. */
-  readonly upserted: NodeRow[];
-  /** Rows gone from the tree (pruned by retention, or a new root). */
-  readonly removed: string[];
-}
-
-/** The whole tree as rows, parents before children and siblings in order. */
-export interface TreeSnapshot {
-  readonly rootId: string | null;
-  readonly rows: NodeRow[];
-}
+import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 
 /** One node as last sent: its row, its part of the usage rollup and the children sent under it. */
 interface Known {

@@ -1,0 +1,39 @@
+import type { NodeRow } from './node-row.js';
+import type { ViewerWait } from './viewer-wait.js';
+
+/**
+ * The `/api/events` messages, shared by the server that sends them and the page that reads them,
+ * so a change on either side is a type error on the other. Types only: the page's bundle
+ * imports nothing from the server.
+ */
+
+/** How the page labels the run. */
+export type ViewerMode = 'live' | 'stored' | 'empty';
+
+/** The whole tree as rows, parents before children and siblings in order. */
+export interface TreeSnapshot {
+  readonly rootId: string | null;
+  readonly rows: NodeRow[];
+}
+
+/** What changed in the tree since the previous refresh. */
+export interface TreeChanges {
+  readonly rootId: string | null;
+  /** New or changed rows, parents before children. */
+  readonly upserted: NodeRow[];
+  /** Rows gone from the tree (pruned by retention, or a new root). */
+  readonly removed: string[];
+}
+
+/** What a page gets first: the tree as of now. */
+export interface SnapshotMessage extends TreeSnapshot {
+  readonly mode: ViewerMode;
+  readonly wait: ViewerWait | null;
+}
+
+/** A batch: the rows that changed, and which nodes had news (null: any may have). */
+export interface NodesMessage extends TreeChanges {
+  readonly mode: ViewerMode;
+  readonly wait: ViewerWait | null;
+  readonly touched: readonly string[] | null;
+}
