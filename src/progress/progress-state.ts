@@ -1,4 +1,5 @@
 import type { WorkflowEvent } from '../types/events.js';
+import { dispatchEventWith, type EventTable } from '../types/event-table.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 
 /** How many nodes of one kind are running, finished well, failed, were cancelled or wait for a signal. */
@@ -13,6 +14,14 @@ export interface KindCounts {
 /** Kinds the display counts, in the order it shows them. */
 export const COUNTED_KINDS = ['workflow', 'step', 'task', 'agentPrompt', 'toolCall', 'mcpCall', 'reflection'] as const satisfies readonly NodeKind[];
 type CountedKind = (typeof COUNTED_KINDS)[number];
+
+/** A node that finished, as the display may print it. */
+interface Finished {
+  kind: CountedKind;
+  name: string;
+  status: WorkflowStatus;
+  duration?: number;
+}
 
 /**
  * What a progress display knows about one run, folded from its events as they arrive. Memory is
@@ -34,45 +43,12 @@ export class ProgressState {
   version = 0;
 
   /** Folds one event in; returns a line worth printing on its own (a workflow or failure finishing), if any. */
-  apply(event: WorkflowEvent): { kind: CountedKind; name: string; status: WorkflowStatus; duration?: number } | undefined {
-    switch (event.type) {
-      case 'workflowStart':
-        return this.start(event.workflowId, event.nodeId, 'workflow', event.name);
-      case 'workflowEnd':
-        return this.end(event.nodeId, 'workflow', event.name, event.status, event.duration);
-      case 'stepStart':
-        return this.start(event.workflowId, event.nodeId, 'step', event.name);
-      case 'stepEnd':
-        return this.end(event.nodeId, 'step', event.name, event.status, event.duration);
-      case 'taskStart':
-        return this.start(event.workflowId, event.nodeId, 'task', event.name);
-      case 'taskEnd':
-        return this.end(event.nodeId, 'task', event.name, event.status, event.duration);
-      case 'agentPromptStart':
-        return this.start(event.workflowId, event.nodeId, 'agentPrompt', event.agentName);
-      case 'agentPromptEnd':
-        this.inputTokens += event.usage.inputTokens + event.usage.cacheCreationInputTokens + event.usage.cacheReadInputTokens;
-        this.outputTokens += event.usage.outputTokens;
-        if (event.usage.costUsd !== undefined) this.costUsd = (this.costUsd ?? 0) + event.usage.costUsd;
-        return this.end(event.nodeId, 'agentPrompt', event.agentName, event.status, event.duration);
-      case 'toolInvocation':
-        return this.end(event.nodeId, 'toolCall', event.toolName, event.isError ? 'failed' : 'completed', event.duration);
-      case 'mcpEvent':
-        return event.phase === 'call' ? this.end(event.nodeId, 'mcpCall', event.toolName ?? event.server, event.isError === true ? 'failed' : 'completed') : undefined;
-      case 'waitStarted':
-        this.waitingFor = event.name;
-        this.version++;
-        return undefined;
-      case 'reflectionStart':
-        return this.start(event.workflowId, event.nodeId, 'reflection', `reflection (${event.level})`);
-      case 'reflectionEnd':
-        return this.end(event.nodeId, 'reflection', `reflection (${event.level})`, event.status);
-      default:
-        return undefined;
-    }
+  apply(event: WorkflowEvent): Finished | undefined {
+    return dispatchEventWith(PROGRESS_EVENTS, event, this, undefined);
   }
 
-  private start(workflowId: string, nodeId: string, kind: CountedKind, name: string): undefined {
+  /** A node of a counted kind started (once: a repeated start is not counted again). */
+  start(workflowId: string, nodeId: string, kind: CountedKind, name: string): undefined {
     if (!this.running.has(nodeId)) {
       this.running.set(nodeId, { kind, name, workflowId });
       this.counts[kind].running++;
@@ -81,7 +57,8 @@ export class ProgressState {
     return undefined;
   }
 
-  private end(nodeId: string, kind: CountedKind, name: string, status: WorkflowStatus, duration?: number) {
+  /** A node of a counted kind finished with `status`: its line, for the caller to print or not. */
+  end(nodeId: string, kind: CountedKind, name: string, status: WorkflowStatus, duration?: number): Finished {
     // A node whose start came before the display was attached was never counted as running.
     if (this.running.delete(nodeId)) this.counts[kind].running--;
     const counts = this.counts[kind];
@@ -93,6 +70,60 @@ export class ProgressState {
     return { kind, name, status, ...(duration !== undefined ? { duration } : {}) };
   }
 }
+
+/**
+ * What each event does to the display's state: start or end a counted node, add an agent call's
+ * tokens, note the signal a durable run waits for; `'ignore'` for what the display does not show.
+ */
+const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
+  workflowStart: (event, state) => state.start(event.workflowId, event.nodeId, 'workflow', event.name),
+  workflowEnd: (event, state) => state.end(event.nodeId, 'workflow', event.name, event.status, event.duration),
+  childAttached: 'ignore',
+  childDetached: 'ignore',
+  treeUpdated: 'ignore',
+  stateSnapshot: 'ignore',
+  stepStart: (event, state) => state.start(event.workflowId, event.nodeId, 'step', event.name),
+  stepEnd: (event, state) => state.end(event.nodeId, 'step', event.name, event.status, event.duration),
+  stepRetry: 'ignore',
+  stepReplayed: 'ignore',
+  waitStarted: (event, state) => {
+    state.waitingFor = event.name;
+    state.version++;
+    return undefined;
+  },
+  signalReceived: 'ignore',
+  signalRejected: 'ignore',
+  taskStart: (event, state) => state.start(event.workflowId, event.nodeId, 'task', event.name),
+  taskEnd: (event, state) => state.end(event.nodeId, 'task', event.name, event.status, event.duration),
+  // A failure or a cancellation shows as the status its node ends with.
+  error: 'ignore',
+  cancelled: 'ignore',
+  observerError: 'ignore',
+  agentPromptStart: (event, state) => state.start(event.workflowId, event.nodeId, 'agentPrompt', event.agentName),
+  agentPromptEnd: (event, state) => {
+    state.inputTokens += event.usage.inputTokens + event.usage.cacheCreationInputTokens + event.usage.cacheReadInputTokens;
+    state.outputTokens += event.usage.outputTokens;
+    if (event.usage.costUsd !== undefined) state.costUsd = (state.costUsd ?? 0) + event.usage.costUsd;
+    return state.end(event.nodeId, 'agentPrompt', event.agentName, event.status, event.duration);
+  },
+  // The call's tokens are counted once, from its agentPromptEnd.
+  modelRequest: 'ignore',
+  // A tool call's node has no start event the display sees: it is counted when it ends.
+  toolInvocation: (event, state) => state.end(event.nodeId, 'toolCall', event.toolName, event.isError ? 'failed' : 'completed', event.duration),
+  mcpEvent: (event, state) =>
+    event.phase === 'call' ? state.end(event.nodeId, 'mcpCall', event.toolName ?? event.server, event.isError === true ? 'failed' : 'completed') : undefined,
+  apiError: 'ignore',
+  promptReplaced: 'ignore',
+  trajectoryCheckpoint: 'ignore',
+  contextCompacted: 'ignore',
+  goalSignOff: 'ignore',
+  reflectionStart: (event, state) => state.start(event.workflowId, event.nodeId, 'reflection', `reflection (${event.level})`),
+  reflectionEnd: (event, state) => state.end(event.nodeId, 'reflection', `reflection (${event.level})`, event.status),
+  cacheHit: 'ignore',
+  cacheMiss: 'ignore',
+  cacheStoreError: 'ignore',
+  pricingMissing: 'ignore',
+};
 
 function freshCounts(): Record<CountedKind, KindCounts> {
   const counts = {} as Record<CountedKind, KindCounts>;
