@@ -1,13 +1,5 @@
-import type {
-  AgentPromptEndEvent,
-  AgentPromptStartEvent,
-  GoalSignOffEvent,
-  McpEvent,
-  ModelRequestEvent,
-  ToolInvocationEvent,
-  TrajectoryCheckpointEvent,
-  WorkflowEvent,
-} from '../types/events.js';
+import { dispatchEventWith } from '../types/event-table.js';
+import type { GoalSignOffEvent, McpEvent, ToolInvocationEvent, WorkflowEvent } from '../types/events.js';
 import type { GoalAncestry } from '../types/goal-ancestry.js';
 import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
@@ -16,6 +8,7 @@ import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { SerializedError } from '../util/serialize-error.js';
 import { conversationTurns, type ConversationTurn } from './conversation.js';
+import { emptyParts, OWN_EVENTS, TOOL_CALL_CHILD_EVENTS, type AnswerPart, type CheckpointPart, type PromptPart } from './detail-events.js';
 
 /** What the page shows for a selected node; read from the tree, which the run's masker already masked. */
 export interface NodeDetails {
@@ -38,15 +31,15 @@ export interface NodeDetails {
   readonly why: string;
   /** Why the node failed, with its cause chain (the latest error event, or a failed agent call's error); null when none. */
   readonly error: SerializedError | null;
-  readonly prompt: Pick<AgentPromptStartEvent, 'agentName' | 'model' | 'promptId' | 'goalAncestry'> | null;
-  readonly answer: Omit<AgentPromptEndEvent, 'id' | 'nodeId' | 'workflowId' | 'timestamp' | 'type'> | null;
+  readonly prompt: PromptPart | null;
+  readonly answer: AnswerPart | null;
   /** This node's tool calls and those of its direct tool-call children (an agent call's tools). */
   readonly tools: readonly ToolInvocationEvent[];
   readonly mcpCalls: readonly McpEvent[];
   /** An agent call's model requests in order, each with the tool uses its answer asked for. */
   readonly turns: readonly ConversationTurn[];
   /** The latest checkpoint, exactly as its event carries it. */
-  readonly checkpoint: Pick<TrajectoryCheckpointEvent, 'revision' | 'assessment' | 'injected' | 'checkpoint'> | null;
+  readonly checkpoint: CheckpointPart | null;
   /** Sign-offs on this node and its direct tool-call children. */
   readonly signOffs: readonly GoalSignOffEvent[];
 }
@@ -55,35 +48,14 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
   const events = node.events;
   const path: Array<NodeDetails['path'][number]> = [];
   for (let n = node.parent; n !== null; n = n.parent) path.unshift({ id: n.id, name: n.name, kind: n.kind });
-  let prompt: NodeDetails['prompt'] = null;
-  let answer: NodeDetails['answer'] = null;
-  let checkpoint: NodeDetails['checkpoint'] = null;
-  const signOffs: GoalSignOffEvent[] = [];
-  const mcpCalls: McpEvent[] = [];
-  let error: SerializedError | null = null;
-  const requests: ModelRequestEvent[] = [];
-  for (const event of events) {
-    if (event.type === 'error') error = event.error;
-    if (event.type === 'agentPromptStart') {
-      prompt = { agentName: event.agentName, model: event.model, promptId: event.promptId, ...(event.goalAncestry ? { goalAncestry: event.goalAncestry } : {}) };
-    } else if (event.type === 'agentPromptEnd') {
-      const { id: _id, nodeId: _n, workflowId: _w, timestamp: _t, type: _type, ...rest } = event;
-      answer = rest;
-    } else if (event.type === 'trajectoryCheckpoint') {
-      checkpoint = { revision: event.revision, assessment: event.assessment, injected: event.injected, checkpoint: event.checkpoint };
-    } else if (event.type === 'goalSignOff') signOffs.push(event);
-    else if (event.type === 'mcpEvent' && event.phase === 'call') mcpCalls.push(event);
-    else if (event.type === 'modelRequest') requests.push(event);
-  }
-  const tools: ToolInvocationEvent[] = events.filter((e): e is ToolInvocationEvent => e.type === 'toolInvocation');
+  const parts = emptyParts();
+  for (const event of events) dispatchEventWith(OWN_EVENTS, event, parts, undefined);
   // An agent call's tools (and a CompleteGoal tool's sign-off) happen on its tool-call children.
   for (const child of node.children) {
     if (child.kind !== 'toolCall') continue;
-    for (const event of child.events) {
-      if (event.type === 'toolInvocation') tools.push(event);
-      else if (event.type === 'goalSignOff') signOffs.push(event);
-    }
+    for (const event of child.events) dispatchEventWith(TOOL_CALL_CHILD_EVENTS, event, parts, undefined);
   }
+  const { prompt, answer, checkpoint, tools, mcpCalls, signOffs } = parts;
   return {
     id: node.id,
     kind: node.kind,
@@ -100,12 +72,12 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
     events,
     dropped: node.dropped,
     why: whyLine(prompt?.goalAncestry),
-    error: error ?? answer?.error ?? null,
+    error: parts.error ?? answer?.error ?? null,
     prompt,
     answer,
     tools,
     mcpCalls,
-    turns: conversationTurns(requests, tools),
+    turns: conversationTurns(parts.requests, tools),
     checkpoint,
     signOffs,
   };

@@ -6,6 +6,7 @@ import { parseRunExport } from '../debugger/run-export.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { Unsubscribe, WorkflowObserver } from '../types/observer.js';
+import { dispatchEvent } from '../types/event-table.js';
 import type { RunExport } from '../types/serialized.js';
 import { describeValue } from '../util/describe.js';
 import { SseClients } from './sse-clients.js';
@@ -14,6 +15,7 @@ import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
 import { ViewerError } from './viewer-error.js';
 import { ViewerModel } from './viewer-model.js';
 import type { ViewerWait } from './viewer-wait.js';
+import { ROOT_WAIT_EVENTS } from './wait-events.js';
 
 export interface ViewerOptions {
   /** Default 0: a free port the system picks (read it from `url`). */
@@ -137,9 +139,10 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       const unsubscribe = root.addObserver({
         onEvent: (event, node) => {
           // The root's wait for a signal is the banner's, as a stored run's record would show it.
-          if (event.type === 'waitStarted' && node?.parent === null) {
-            setWait({ name: event.name, since: event.timestamp, ...(event.timeoutAt !== undefined ? { timeoutAt: event.timeoutAt } : {}) });
-          } else if (event.type === 'signalReceived' && node?.parent === null) setWait(null);
+          if (node?.parent === null) {
+            const next = dispatchEvent(ROOT_WAIT_EVENTS, event);
+            if (next !== undefined) setWait(next);
+          }
           touch(event.nodeId, node);
         },
         onLog: (entry) => touch(entry.nodeId),
