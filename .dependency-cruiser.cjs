@@ -1,59 +1,41 @@
-// Layer rules for src/ (plan/architecture.md "Allowed directions"; decision 0028).
-// `npm run lint:deps` runs this in CI after the typecheck.
+// Ranked layers for src/ (plan/architecture.md "Layers"; decision 0049). `npm run lint:deps` runs
+// this in CI after the typecheck.
 //
-// Temporary exceptions while the decoupling is in progress (ISSUE 12 item 1): coreExceptions,
-// one exact `from -> to` pair each with the reason it still exists. The goal is zero; never add
-// to it. There is no baseline of known cycles any more: any cycle fails (decision 0030).
+// One rule: a unit imports only itself and the units ranked before it. So no import goes into a
+// later layer, and the folder graph has no loop. A unit is a folder of src/ (or a sub-folder,
+// where it has its own rank); every folder must be ranked. Type-only imports count.
+const { readdirSync } = require('node:fs');
 
-/** Core files that still import a higher layer: [from, to, why]. None left (core's configs live in core/config). */
-const coreExceptions = [];
+/** Bottom to top. Order matters inside a layer too: a unit never imports one listed after it. */
+const ranks = [
+  ['foundation', ['types', 'util', 'errors', 'checks']],
+  ['core', ['core', 'decorators', 'debugger', 'secrets']],
+  ['building blocks', ['cache', 'plan-files', 'ancestry', 'tools', 'file-tools', 'mcp']],
+  ['agent', ['agent']],
+  ['features', ['trajectory', 'reflection', 'plans', 'introspection']],
+  ['durable runs', ['durable/store', 'durable/journal', 'durable/postgres', 'durable/runtime', 'durable/dbos', 'durable']],
+  ['outputs and tools', ['otel', 'progress', 'viewer', 'redis', 'testing', 'cli']],
+];
 
 /**
- * The layer graph above core, as it is today (minimal: only the directions in use). Shrinking it
- * is welcome; widening it needs a reason in plan/architecture.md. `core` has its own rule above.
- * The root entries (src/index.ts) may import anything.
+ * The composition root plugs features into their hosts; the package's entries call it. It and
+ * the root entry sit above every layer.
  */
-const layers = {
-  types: ['util'],
-  util: ['types'],
-  errors: ['types', 'util'],
-  cache: ['errors', 'types', 'util'],
-  durable: ['errors', 'types', 'util'],
-  // The PostgreSQL store implements durable's contract and throws its errors.
-  postgres: ['durable', 'errors', 'types', 'util'],
-  // The Redis cache store implements cache's contract and throws its CacheStoreError.
-  redis: ['cache', 'errors', 'util'],
-  // The terminal progress display reads events only (root entry); util for escaping names.
-  progress: ['types', 'util'],
-  plans: ['errors'],
-  judge: ['errors', 'tools', 'util'],
-  mcp: ['errors', 'util', 'validation'],
-  testing: ['errors', 'goals', 'util'],
-  validation: ['cache', 'errors', 'introspection', 'util'],
-  secrets: ['core', 'util'],
-  decorators: ['core', 'errors', 'util', 'validation'],
-  debugger: ['core', 'errors', 'types', 'util', 'validation'],
-  goals: ['core', 'plans', 'types', 'util'],
-  tools: ['trajectory', 'types', 'validation'],
-  trajectory: ['agent', 'cache', 'errors', 'types', 'util'],
-  prompt: ['agent', 'errors', 'util', 'validation'],
-  reflection: ['agent', 'core', 'errors', 'prompt', 'util'],
-  agent: ['cache', 'core', 'errors', 'goal-plans', 'goals', 'mcp', 'prompt', 'reflection', 'secrets', 'tools', 'trajectory', 'types', 'util', 'validation'],
-  introspection: ['agent', 'cache', 'core', 'errors', 'goals', 'prompt', 'tools', 'types', 'util', 'validation'],
-  'goal-plans': ['agent', 'cache', 'core', 'judge', 'plans', 'prompt', 'tools', 'util', 'validation'],
-  replay: ['agent', 'cache', 'core', 'debugger', 'durable', 'errors', 'trajectory', 'types', 'util'],
-  cli: ['debugger', 'durable', 'errors', 'postgres', 'replay', 'types', 'util', 'viewer'],
-  // The local web viewer (decision 0036): serves the debugger's view of a live or loaded tree.
-  viewer: ['debugger', 'errors', 'types', 'util'],
-  // The OpenTelemetry observer reads events and nodes only (types) and throws groundswell errors.
-  otel: ['errors', 'types', 'util'],
-  // Runs on DBOS Transact: journals steps and calls (core/agent extension points), grafts children's trees.
-  dbos: ['agent', 'core', 'errors', 'types', 'util'],
-};
+const compositionRoot = 'src/install.ts';
+const entriesCallingRoot = ['src/plans/index.ts', 'src/durable/dbos/index.ts'];
 
-const esc = (p) => '^' + p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&') + '$';
-const coreAllowed = '^src/(core|util|types|errors)/';
-const exceptedFrom = [...new Set(coreExceptions.map(([from]) => from))];
+const units = ranks.flatMap(([, list]) => list);
+const unranked = readdirSync('src', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !units.includes(entry.name))
+  .map((entry) => entry.name);
+if (unranked.length > 0) throw new Error(`.dependency-cruiser.cjs: rank these folders of src/: ${unranked.join(', ')}`);
+
+const esc = (p) => p.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+/** The files of a unit: its folder minus its ranked sub-folders. */
+const unitPath = (unit) => ({
+  path: `^src/${esc(unit)}/`,
+  pathNot: units.filter((other) => other.startsWith(`${unit}/`)).map((other) => `^src/${esc(other)}/`),
+});
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -65,32 +47,30 @@ module.exports = {
       from: { path: '^src/' },
       to: { circular: true },
     },
-    {
-      name: 'core-imports-only-util-types-errors',
-      severity: 'error',
-      comment: 'core/ may import only util/, types/, errors/ and itself.',
-      from: { path: '^src/core/', pathNot: exceptedFrom.map(esc) },
-      to: { path: '^src/', pathNot: coreAllowed },
-    },
-    // The same rule for each core file with a listed exception: everything but its exact pairs.
-    ...exceptedFrom.map((from) => ({
-      name: 'core-imports-only-util-types-errors',
-      severity: 'error',
-      comment: 'core/ may import only util/, types/, errors/ and itself (listed exceptions aside).',
-      from: { path: esc(from) },
-      to: {
-        path: '^src/',
-        pathNot: [coreAllowed, ...coreExceptions.filter(([f]) => f === from).map(([, to]) => esc(to))],
-      },
-    })),
-    // Every other folder: the folders it may import (besides itself), as the code is today.
-    ...Object.entries(layers).map(([folder, allowed]) => ({
-      name: `layer-${folder}`,
-      severity: 'error',
-      comment: `${folder}/ may import only: ${allowed.join(', ') || '(nothing)'} (plan/architecture.md).`,
-      from: { path: `^src/${folder}/` },
-      to: { path: '^src/', pathNot: `^src/(${[folder, ...allowed].join('|')})/` },
-    })),
+    ...units.map((unit, at) => {
+      const allowed = [unit, ...units.slice(0, at)];
+      const from = unitPath(unit);
+      const exempt = entriesCallingRoot.filter((f) => f.startsWith(`src/${unit}/`)).map((f) => `^${esc(f)}$`);
+      return {
+        name: `rank-${unit.replace('/', '-')}`,
+        severity: 'error',
+        comment: `${unit}/ may import only itself and the units ranked before it: ${allowed.slice(1).join(', ') || '(nothing)'}.`,
+        from: { path: from.path, pathNot: [...from.pathNot, ...exempt] },
+        to: { path: '^src/', pathNot: allowed.map((u) => `^src/${esc(u)}/`) },
+      };
+    }),
+    // Those entries: the rule of their unit, plus the composition root.
+    ...entriesCallingRoot.map((file) => {
+      const unit = units.filter((u) => file.startsWith(`src/${u}/`)).sort((a, b) => b.length - a.length)[0];
+      const allowed = units.slice(0, units.indexOf(unit) + 1);
+      return {
+        name: `rank-entry-${unit.replace('/', '-')}`,
+        severity: 'error',
+        comment: `${file} may import what its unit may, and the composition root.`,
+        from: { path: `^${esc(file)}$` },
+        to: { path: '^src/', pathNot: [`^${esc(compositionRoot)}$`, ...allowed.map((u) => `^src/${esc(u)}/`)] },
+      };
+    }),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -11,10 +11,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDbosDatabase } from '../tests/dbos/support/dbos-database.js';
+import { createDbosDatabase } from '../tests/durable/dbos/support/dbos-database.js';
 import { bundleFixture } from '../tests/support/bundle-fixture.js';
-import { startFixture, type FixtureProcess } from '../tests/dbos/support/fixture-process.js';
-import { startModelServer } from '../tests/dbos/support/model-server.js';
+import { startFixture, type FixtureProcess } from '../tests/durable/dbos/support/fixture-process.js';
+import { startModelServer } from '../tests/durable/dbos/support/model-server.js';
 import { probePostgres } from '../tests/support/postgres-service.js';
 import { fixed1, fixed2, recordRatio, section, table } from './harness.js';
 

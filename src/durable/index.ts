@@ -6,5 +6,5 @@ export type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from '
 export { RunExistsError, RunLeaseError, RunNotFoundError, RunStoreCorruptError, RunStoreError, RunValueError } from './store/run-store-errors.js';
 export { JournalRunStore } from './journal/journal-store.js';
 export type { JournalRunStoreOptions } from './journal/journal-store-options.js';
-export type { FsyncPolicy } from './journal/fsync-policy.js';
+export type { FsyncPolicy } from './store/fsync-policy.js';
 export type { RecoveredTail } from './journal/journal-file.js';

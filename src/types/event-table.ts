@@ -1,10 +1,7 @@
-import type { WorkflowEvent } from './events.js';
-
-/** Every event type there is. */
-export type WorkflowEventType = WorkflowEvent['type'];
+import type { WorkflowEvent, WorkflowEventType } from './events.js';
 
 /** The event (or events sharing one shape) that can carry type `K`. */
-export type EventOfType<K extends WorkflowEventType> = WorkflowEvent extends infer E
+type EventOfType<K extends WorkflowEventType> = WorkflowEvent extends infer E
   ? E extends WorkflowEvent
     ? K extends E['type']
       ? E

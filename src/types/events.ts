@@ -1,4 +1,4 @@
-import type { SerializedError } from '../util/serialize-error.js';
+import type { SerializedError } from './serialized-error.js';
 import type { StateSnapshot } from './state.js';
 import type { WorkflowStatus } from './status.js';
 import type { TokenUsage } from './usage.js';

@@ -1,15 +1,9 @@
 import { isError, readProperty, safeString } from './describe.js';
 import { toJsonSafe } from './json-safe.js';
+import type { SerializedError } from '../types/serialized-error.js';
 
-export interface SerializedError {
-  name: string;
-  message: string;
-  stack?: string;
-  workflowId?: string;
-  cause?: SerializedError;
-  /** Present on merged errors from concurrent tasks. */
-  errors?: SerializedError[];
-}
+// Its readers import the shape from here or from types/, whichever layer they are in.
+export type { SerializedError };
 
 /**
  * A JSON-safe description of anything thrown, following `cause` a few levels deep. Total: every

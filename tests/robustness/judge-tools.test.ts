@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Tool } from 'groundswell';
 import { ReadOnlyToolError } from '../../src/file-tools/errors.js';
 import { readOnlyTools } from '../../src/file-tools/read-only-tools.js';
-import { makeFixture, SECRET, type Fixture } from '../judge/fixture.js';
+import { makeFixture, SECRET, type Fixture } from '../file-tools/fixture.js';
 import { startSwapLoop } from '../support/swap-loop.js';
 
 let fixture: Fixture;

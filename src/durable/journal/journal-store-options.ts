@@ -1,6 +1,6 @@
 import type { RecoveredTail } from './journal-file.js';
 
-import type { FsyncPolicy } from './fsync-policy.js';
+import type { FsyncPolicy } from '../store/fsync-policy.js';
 import type { RunStoreCorruptError } from '../store/run-store-errors.js';
 
 export interface JournalRunStoreOptions {

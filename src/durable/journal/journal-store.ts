@@ -10,7 +10,7 @@ import { readJournal, readJournalSized, type RecoveredTail } from './journal-fil
 import { OpenRun, type KnownJournal } from './journal-open-run.js';
 import { runFiles, type RunFiles } from './journal-run-files.js';
 import { appendSignal, readSignals } from './signal-folder.js';
-import { FSYNC_POLICIES, type FsyncPolicy } from './fsync-policy.js';
+import { FSYNC_POLICIES, type FsyncPolicy } from '../store/fsync-policy.js';
 import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from '../store/list-runs-query.js';
 import { checkStoredRun } from './check-stored-run.js';

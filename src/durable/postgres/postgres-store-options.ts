@@ -1,4 +1,4 @@
-import type { FsyncPolicy } from '../journal/fsync-policy.js';
+import type { FsyncPolicy } from '../store/fsync-policy.js';
 import type { PgConnectionConfig, PgPoolLike } from './pg-like.js';
 
 export interface PostgresRunStoreOptions {

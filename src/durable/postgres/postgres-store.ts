@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { applyRunPatch } from '../store/apply-run-patch.js';
-import { FSYNC_POLICIES, type FsyncPolicy } from '../journal/fsync-policy.js';
+import { FSYNC_POLICIES, type FsyncPolicy } from '../store/fsync-policy.js';
 import { encodeJson } from '../store/encode-json.js';
 import { queryStatuses } from '../store/list-runs-query.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';

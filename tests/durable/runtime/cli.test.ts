@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorkflow, isSuspension } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
-import { runCli } from '../../src/cli/run-cli.js';
+import { runCli } from '../../../src/cli/run-cli.js';
 
 let dir: string;
 beforeEach(() => {

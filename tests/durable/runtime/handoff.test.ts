@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, resume, type Workflow } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
-import { eachRunStore } from '../support/run-store-kinds.js';
+import { eachRunStore } from '../../support/run-store-kinds.js';
 
 let store: RunStore;
 

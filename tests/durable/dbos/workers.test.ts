@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { probePostgres } from '../support/postgres-service.js';
+import { probePostgres } from '../../support/postgres-service.js';
 import { createDbosDatabase } from './support/dbos-database.js';
-import { bundleFixture } from '../support/bundle-fixture.js';
+import { bundleFixture } from '../../support/bundle-fixture.js';
 import { startFixture, type FixtureProcess } from './support/fixture-process.js';
 import { startModelServer } from './support/model-server.js';
 

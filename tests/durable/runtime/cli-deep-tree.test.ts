@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkflowTreeDebugger } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
-import { runCli } from '../../src/cli/run-cli.js';
-import { runFiles } from '../../src/durable/journal/journal-run-files.js';
+import { runCli } from '../../../src/cli/run-cli.js';
+import { runFiles } from '../../../src/durable/journal/journal-run-files.js';
 
 let dir: string;
 beforeEach(() => {

@@ -5,8 +5,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorkflow, isSuspension } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
-import { importTypeScript, WorkflowsModuleError } from '../../src/cli/load-workflows.js';
-import { ensureFreshDist } from '../package/fresh-dist.js';
+import { importTypeScript, WorkflowsModuleError } from '../../../src/cli/load-workflows.js';
+import { ensureFreshDist } from '../../package/fresh-dist.js';
 
 // The built command line, as `npx groundswell` runs it.
 const ROOT = join(import.meta.dirname, '..', '..');

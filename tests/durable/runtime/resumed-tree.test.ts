@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, resume, WorkflowTreeDebugger, type Workflow, type WorkflowNode } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
-import { eachRunStore } from '../support/run-store-kinds.js';
+import { eachRunStore } from '../../support/run-store-kinds.js';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 
 let store: RunStore;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildMessage } from '../../../src/testing/message-body.js';
+import { buildMessage } from '../../../../src/testing/message-body.js';
 
 export interface ModelServer {
   readonly url: string;

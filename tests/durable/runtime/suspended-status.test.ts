@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, exportRun, isSuspension, progressDisplay, WorkflowTreeDebugger, type Workflow } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
-import { eachRunStore } from '../support/run-store-kinds.js';
+import { eachRunStore } from '../../support/run-store-kinds.js';
 import { otelObserver } from 'groundswell/otel';
 import { json, ScriptedModel } from 'groundswell/testing';
-import { runLine } from '../../src/cli/format-run.js';
-import { memoryTracing } from '../otel/span-helpers.js';
+import { runLine } from '../../../src/cli/format-run.js';
+import { memoryTracing } from '../../otel/span-helpers.js';
 
 let store: RunStore;
 

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleFixture } from '../support/bundle-fixture.js';
+import { bundleFixture } from '../../support/bundle-fixture.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { probePostgres } from '../support/postgres-service.js';
+import { probePostgres } from '../../support/postgres-service.js';
 
 const postgres = await probePostgres();
 

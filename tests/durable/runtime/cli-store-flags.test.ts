@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JournalRunStore } from 'groundswell/durable';
-import { runCli } from '../../src/cli/run-cli.js';
+import { runCli } from '../../../src/cli/run-cli.js';
 
 let dir: string;
 beforeEach(() => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { PG_CONNECTION } from '../../support/postgres-service.js';
+import { PG_CONNECTION } from '../../../support/postgres-service.js';
 
 export interface DbosDatabase {
   /** The system database URL DBOS is configured with. */
