@@ -8,10 +8,20 @@ import { ensureFreshDist, publishedFiles } from './fresh-dist.js';
 import { missingPrerequisites } from './pack-prerequisites.js';
 import { runProcess, type ProcessOutput } from './run-process.js';
 import { packAndInstall, type ScratchInstall } from './scratch-install.js';
-import { writeProjects, type ProjectId, type TsProject } from './scratch-projects.js';
+import {
+  TYPESCRIPT_7_ENTRIES,
+  writeProjects,
+  writeTypeScript7Projects,
+  type ProjectId,
+  type TsProject,
+  type TypeScript7Project,
+  type TypeScript7ProjectId,
+} from './scratch-projects.js';
+import { installTypeScript7, RegistryUnreachableError, typeCheckWithTypeScript7, TYPESCRIPT_7, type TypeScript7 } from './typescript-7.js';
 
 // The published package as users get it: `npm pack` of the built dist/, installed into a scratch
-// project, loaded from ESM and CommonJS and compiled by TypeScript under each module setting.
+// project, loaded from ESM and CommonJS and compiled by TypeScript under each module setting; a
+// strict user project is also type-checked by TypeScript 7 (installed from the npm registry).
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
@@ -20,21 +30,23 @@ const inCi = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
 const missing = missingPrerequisites(root);
 const skip = missing.length > 0 && !inCi;
 if (skip) console.warn(`pack test skipped (CI would fail): ${missing.join('; ')}`);
+// TypeScript 7 comes from the registry: an offline machine skips that check (and says why), CI fails.
+const requireRegistry = inCi || process.env.GROUNDSWELL_REQUIRE_SERVICES === '1';
 
 // Generous: a cold build plus three library-checking compiles on two slow cores, next to other tests.
 const TIMEOUT = 300_000;
 
-type Settled = { ok: true; output: string } | { ok: false; error: unknown };
+type Settled<T = string> = { ok: true; output: T } | { ok: false; error: unknown };
 
 /** Jobs start together in beforeAll (the compiles run in parallel); each test awaits its own. */
-function settle(job: Promise<string>): Promise<Settled> {
+function settle<T>(job: Promise<T>): Promise<Settled<T>> {
   return job.then(
     (output) => ({ ok: true as const, output }),
     (error: unknown) => ({ ok: false as const, error }),
   );
 }
 
-async function outcome(job: Promise<Settled> | undefined): Promise<string> {
+async function outcome<T>(job: Promise<Settled<T>> | undefined): Promise<T> {
   const settled = await job;
   if (settled === undefined) throw new Error('the scratch project was not set up');
   if (!settled.ok) throw settled.error;
@@ -61,10 +73,27 @@ async function compileAndRun(project: TsProject): Promise<string> {
   return outputs.map((output) => output.stdout).join('\n');
 }
 
+type TypeScript7Outcome = { skipped: string } | { version: string; files: readonly string[] };
+
+/** One project's TypeScript 7 check; an unreachable registry is a skip unless this run requires it. */
+async function checkWithTypeScript7(install: Promise<TypeScript7>, id: TypeScript7ProjectId, project: TypeScript7Project): Promise<TypeScript7Outcome> {
+  let compiler: TypeScript7;
+  try {
+    compiler = await install;
+  } catch (error) {
+    if (error instanceof RegistryUnreachableError && !requireRegistry) return { skipped: error.message };
+    throw error;
+  }
+  const checked = await typeCheckWithTypeScript7(compiler.tsc, project.dir, `tsc ${TYPESCRIPT_7} (${project.label})`);
+  timings.push(`tsc ${TYPESCRIPT_7} ${id} ${(checked.ms / 1000).toFixed(1)}s`);
+  return { version: compiler.version, files: checked.files };
+}
+
 describe.skipIf(skip)('the packed package', () => {
   let scratch: string | undefined;
   let install: ScratchInstall | undefined;
   const jobs = new Map<string, Promise<Settled>>();
+  const typeScript7Jobs = new Map<TypeScript7ProjectId, Promise<Settled<TypeScript7Outcome>>>();
   let started = 0;
 
   beforeAll(async () => {
@@ -79,6 +108,15 @@ describe.skipIf(skip)('the packed package', () => {
       jobs.set(file, settle(runNode(file, runtime).then((output) => output.stdout)));
     }
     for (const [id, project] of Object.entries(projects)) jobs.set(id, settle(compileAndRun(project)));
+
+    const typeScript7 = installTypeScript7(root).then((compiler) => {
+      timings.push(`typescript@${TYPESCRIPT_7} ${compiler.cached ? 'cached' : 'installed'} ${(compiler.installMs / 1000).toFixed(1)}s`);
+      return compiler;
+    });
+    const typeScript7Projects = writeTypeScript7Projects(scratch, fixtures);
+    for (const id of ['nodenext', 'bundler'] as const) {
+      typeScript7Jobs.set(id, settle(checkWithTypeScript7(typeScript7, id, typeScript7Projects[id])));
+    }
   }, TIMEOUT);
 
   afterAll(() => {
@@ -140,4 +178,21 @@ describe.skipIf(skip)('the packed package', () => {
   it('legacy decorators (NestJS-style: nodenext CommonJS, reflect-metadata, emitDecoratorMetadata): type-check and run', async () => {
     expect(await outcome(jobs.get('legacy' satisfies ProjectId))).toContain('legacy workflow ok');
   }, TIMEOUT);
+
+  it.for<TypeScript7ProjectId>(['nodenext', 'bundler'])(
+    `TypeScript ${TYPESCRIPT_7} (%s, strict, noEmit): a user project with groundswell, its subpaths, decorators and zod prompts type-checks`,
+    { timeout: TIMEOUT },
+    async (id, context) => {
+      const result = await outcome(typeScript7Jobs.get(id));
+      if ('skipped' in result) {
+        console.warn(`TypeScript 7 check (${id}) skipped (CI would fail): ${result.skipped}`);
+        return context.skip(result.skipped);
+      }
+      console.log(`TypeScript 7 (${id}): tsc printed "${result.version}", no errors, ${result.files.length} files in the program`);
+      expect(result.version).toBe(`Version ${TYPESCRIPT_7}`);
+      // The ESM declarations of each entry (not the CommonJS .d.cts), from the installed tarball.
+      const entries = TYPESCRIPT_7_ENTRIES.map((entry) => `/node_modules/groundswell/dist/${entry}.d.ts`);
+      expect(entries.filter((entry) => !result.files.some((file) => file.replaceAll('\\', '/').endsWith(entry)))).toEqual([]);
+    },
+  );
 });

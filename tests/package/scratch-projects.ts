@@ -93,3 +93,34 @@ export function writeProjects(scratch: string, fixtures: string): { runtime: str
     },
   };
 }
+
+export type TypeScript7ProjectId = 'nodenext' | 'bundler';
+
+/** A user project that TypeScript 7 only type-checks (`noEmit`): the declarations are what it tests. */
+export interface TypeScript7Project {
+  readonly label: string;
+  readonly dir: string;
+}
+
+/** The entry declarations an ESM user project must resolve: the root and the subpaths it imports. */
+export const TYPESCRIPT_7_ENTRIES = ['index', 'testing', 'durable', 'cache', 'plans'] as const;
+
+/**
+ * The same strict user code under the two module settings ESM users have: Node's own resolution
+ * (`nodenext`, a `"type": "module"` package) and a bundler's. Library checking stays on, so every
+ * declaration the package ships is checked by the new compiler too.
+ */
+export function writeTypeScript7Projects(scratch: string, fixtures: string): Record<TypeScript7ProjectId, TypeScript7Project> {
+  const files = { [join(fixtures, 'typescript7')]: ['app.ts'], [join(fixtures, 'typescript')]: ['workflow.ts'] };
+  const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', types: ['node'], pretty: false } as const;
+  const write = (name: string, options: Record<string, unknown>): string => {
+    const dir = join(scratch, name);
+    for (const [from, names] of Object.entries(files)) copyFixtures(from, dir, names, 'module');
+    writeJson(join(dir, 'tsconfig.json'), { compilerOptions: { ...compilerOptions, ...options }, files: ['app.ts'] });
+    return dir;
+  };
+  return {
+    nodenext: { label: 'TypeScript 7, module nodenext (ESM)', dir: write('ts7-nodenext', { module: 'nodenext', moduleResolution: 'nodenext' }) },
+    bundler: { label: 'TypeScript 7, moduleResolution bundler', dir: write('ts7-bundler', { module: 'esnext', moduleResolution: 'bundler' }) },
+  };
+}
