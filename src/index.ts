@@ -31,7 +31,7 @@ export type { AgentConfig, AgentResult } from './agent/agent.js';
 export { AGENT_DEFAULTS } from './agent/agent-settings.js';
 export type { AgentSettings, PromptOverrides, ResolvedSettings, StructuredOutputMode } from './agent/agent-settings.js';
 export { AgentStream } from './agent/agent-stream.js';
-export { AgentError, HookError, MalformedResponseError, MaxTurnsExceededError, StructuredOutputError } from './agent/agent-errors.js';
+export { AgentError, AgentLoopStoppedError, HookError, MalformedResponseError, MaxTurnsExceededError, StructuredOutputError } from './agent/agent-errors.js';
 export type { HookName, OutputIssue } from './agent/agent-errors.js';
 export type { AgentHooks, HookContext, PreToolUseDecision } from './agent/hooks.js';
 export type { ModelPrice, Pricing } from './agent/pricing.js';

@@ -44,6 +44,22 @@ export class MaxTurnsExceededError extends AgentError {
   }
 }
 
+/**
+ * A turn feature ended the call before a request was sent (`request.stop(reason)`): a limit it
+ * keeps was reached. Not retryable: the same call would stop the same way.
+ */
+export class AgentLoopStoppedError extends AgentError {
+  readonly retryable = false;
+  constructor(
+    agentName: string,
+    readonly feature: string,
+    readonly reason: string,
+    readonly turn: number,
+  ) {
+    super(`Agent "${agentName}": turn feature "${feature}" stopped the call before request ${turn}: ${reason}`, agentName);
+  }
+}
+
 export type HookName = 'sessionStart' | 'preToolUse' | 'postToolUse' | 'sessionEnd';
 
 /**

@@ -33,6 +33,7 @@ import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../ancestry/der
 import { callSecrets } from '../secrets/call-secrets.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import { loadAnthropicRuntime } from './load-anthropic-runtime.js';
+import { anthropicAdapter } from './model/anthropic-adapter.js';
 import { addRunSecrets, runMasker } from '../core/run-secrets.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
@@ -240,6 +241,7 @@ export class Agent {
       promptId: prompt.id,
       settings,
       client,
+      model: anthropicAdapter(client),
       cache: settings.enableCache !== false ? this.cache() : undefined,
       cacheConfigured: this.config.cache !== undefined || (this.config.enableCache ?? false) !== false,
       pricing: this.config.pricing,

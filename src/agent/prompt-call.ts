@@ -14,6 +14,7 @@ import type { MissingPriceWarning } from './missing-price-warning.js';
 import type { Pricing } from './pricing.js';
 import type { ToolCallRecord } from './tool-call-record.js';
 import type { TurnFeature } from './turn-feature.js';
+import type { ModelAdapter } from './model/model-adapter.js';
 
 /** What is sent, fixed before any interceptor runs so the cache key covers exactly the request. */
 export interface RequestPlan {
@@ -54,6 +55,8 @@ export interface PromptCall<T> {
   readonly settings: ResolvedSettings;
   readonly plan: RequestPlan;
   readonly client: Anthropic;
+  /** What the tool loop sends each request through (the client's adapter). */
+  readonly model: ModelAdapter;
   /** The store, when caching is on for this call. */
   readonly cache: Cache | undefined;
   /**

@@ -41,6 +41,26 @@ export interface TurnRequest {
   summaries(maxTurn: number): string[];
   /** Meters tokens the feature spent on its own requests (priced at the call's model) on the call. */
   spend(usage: TokenUsage): void;
+  /**
+   * Changes this request only (the next one is built from the call's settings again). Later
+   * features' changes win field by field.
+   */
+  override(change: RequestOverride): void;
+  /**
+   * Ends the call before this request is sent: it fails with an `AgentLoopStoppedError` naming
+   * this feature and the reason. Features after this one are not asked.
+   */
+  stop(reason: string): void;
+}
+
+/** What a feature may change for one request. */
+export interface RequestOverride {
+  /** Another model for this request (priced and reported under that name). */
+  readonly model?: string;
+  /** Names of the call's tools offered on this request; the structured answer's tool always stays. */
+  readonly tools?: readonly string[];
+  /** `auto`, `any` (some tool), `none`, or one tool by name. */
+  readonly toolChoice?: 'auto' | 'any' | 'none' | { readonly tool: string };
 }
 
 /** One finished tool call, with what its tool declares about it. */

@@ -3,7 +3,8 @@ import type { TokenUsage } from '../types/usage.js';
 import { addUsage } from '../util/usage.js';
 import { priced, type Pricing } from './pricing.js';
 import type { ToolCallRecord } from './tool-call-record.js';
-import type { ToolCallDone, TurnCall, TurnFeature, TurnRequest } from './turn-feature.js';
+import type { RequestOverride, ToolCallDone, TurnCall, TurnFeature, TurnRequest } from './turn-feature.js';
+import { AgentLoopStoppedError } from './agent-errors.js';
 
 /** The call as the pipeline needs it: what features read, plus the meter their tokens go on. */
 interface PipelineCall extends TurnCall {
@@ -11,16 +12,26 @@ interface PipelineCall extends TurnCall {
   readonly meter: { usage: TokenUsage };
 }
 
+/** What the features made of one request: blocks to append, and the last override with its author. */
+export interface ShapedRequest {
+  readonly blocks: string[];
+  readonly override: { readonly change: RequestOverride; readonly feature: string } | undefined;
+}
+
 /**
- * Runs every feature's `beforeRequest`, in order, and returns the system blocks they added for
- * this request. Awaits only a feature that returned a promise.
+ * Runs every feature's `beforeRequest`, in order, and returns the system blocks they added and
+ * what they changed for this request. Awaits only a feature that returned a promise. A feature
+ * that stops the call ends it here, before anything is sent.
  */
 export async function beforeRequest(
   call: PipelineCall,
   features: readonly TurnFeature[],
   turn: number,
   messages: MessageParam[],
-): Promise<string[]> {
+): Promise<ShapedRequest> {
+  let current = '';
+  let override: { change: RequestOverride; feature: string } | undefined;
+  let stopped: string | undefined;
   const request: TurnRequest = {
     call,
     turn,
@@ -33,12 +44,20 @@ export async function beforeRequest(
     spend: (usage) => {
       call.meter.usage = addUsage(call.meter.usage, priced(usage, call.plan.model, call.pricing));
     },
+    override: (change) => {
+      override = { change: { ...override?.change, ...change }, feature: current };
+    },
+    stop: (reason) => {
+      stopped ??= reason;
+    },
   };
   for (const feature of features) {
+    current = feature.name;
     const pending = feature.beforeRequest?.(request);
     if (pending !== undefined) await pending;
+    if (stopped !== undefined) throw new AgentLoopStoppedError(call.agentName, feature.name, stopped, turn);
   }
-  return request.systemBlocks;
+  return { blocks: request.systemBlocks, override };
 }
 
 export function afterToolCall(features: readonly TurnFeature[], done: ToolCallDone): void {

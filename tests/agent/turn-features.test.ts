@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, type ContextCompactedEvent, type WorkflowEvent } from 'groundswell';
+import { AgentLoopStoppedError, createAgent, createPrompt, createWorkflow, type ContextCompactedEvent, type WorkflowEvent } from 'groundswell';
 import { json, ScriptedModel, toolUse, type RecordedRequest } from 'groundswell/testing';
 import { registerTurnFeature, type TurnFeatureOptions } from '../../src/agent/turn-features.js';
 import type { ToolCallDone, TurnFeature, TurnFeatureFactory } from '../../src/agent/turn-feature.js';
 import { CHECKPOINT_HEADING } from '../../src/trajectory/render-checkpoint.js';
+
 import { adder } from '../support/agent-helpers.js';
 
 const Sum = z.object({ sum: z.number() });
@@ -119,5 +120,73 @@ describe('turn features', () => {
     expect(checkpoint).toBe(plan + 1);
     expect(blocks[checkpoint + 1]).toMatch(/^<round>\d<\/round>$/);
     expect(blocks).toHaveLength(checkpoint + 2);
+  });
+
+  it('a feature changes one request only: another model, a subset of the tools, a tool choice', async () => {
+    const { tool } = adder();
+    register('switching', () => ({
+      name: 'switcher',
+      beforeRequest(request) {
+        if (request.turn === 2) request.override({ model: 'claude-haiku-4-5', tools: [], toolChoice: 'none' });
+      },
+    }));
+    const model = new ScriptedModel([toolUse('add', { a: 2, b: 3 }), json({ sum: 5 }), json({ sum: 9 })]);
+    const agent = createAgent({ name: 'switching', client: model.client(), model: 'claude-sonnet-5-5', tools: [tool] });
+    const events: WorkflowEvent[] = [];
+    const wf = createWorkflow({ name: 'switch' }, (ctx) =>
+      ctx.step('ask', async () => {
+        await agent.prompt(createPrompt({ user: '2+3?', responseFormat: Sum }));
+        return agent.prompt(createPrompt({ user: '4+5?', responseFormat: Sum }));
+      }),
+    );
+    wf.addObserver({ onEvent: (event) => events.push(event) });
+    await wf.run();
+
+    const [first, second, third] = model.requests.map((r) => r.body);
+    expect([first?.model, second?.model, third?.model]).toEqual(['claude-sonnet-5-5', 'claude-haiku-4-5', 'claude-sonnet-5-5']);
+    expect((first?.tools as unknown[] | undefined)?.length).toBe(1);
+    expect(second?.tools).toBeUndefined();
+    expect(second?.tool_choice).toBeUndefined();
+    expect((third?.tools as unknown[] | undefined)?.length).toBe(1);
+    const requested = events.flatMap((e) => (e.type === 'modelRequest' ? [e.requestModel] : []));
+    expect(requested).toEqual(['claude-sonnet-5-5', 'claude-haiku-4-5', 'claude-sonnet-5-5']);
+  });
+
+  it('a feature offering a tool the call does not have is a UsageError naming both', async () => {
+    const { tool } = adder();
+    register('offering', () => ({ name: 'offerer', beforeRequest: (request) => request.override({ tools: ['delete_everything'] }) }));
+    const model = new ScriptedModel([json({ sum: 1 })]);
+    const agent = createAgent({ name: 'offering', client: model.client(), tools: [tool] });
+    await expect(agent.prompt(createPrompt({ user: '1?', responseFormat: Sum }))).rejects.toThrow(
+      /Turn feature "offerer" offered tool "delete_everything", which this call does not have \(it has: add\)/,
+    );
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('a feature stops the loop before a request: the call fails with AgentLoopStoppedError and nothing more is sent', async () => {
+    const { tool, calls } = adder();
+    const asked: string[] = [];
+    register('stopping', () => ({
+      name: 'limit',
+      beforeRequest(request) {
+        if (request.turn === 2) request.stop('two requests are the limit');
+      },
+    }));
+    // A feature after the stopping one is not asked on that request.
+    const later = registerTurnFeature((context) =>
+      context.agentName === 'stopping' ? { name: 'later', beforeRequest: (request) => void asked.push(`turn ${request.turn}`) } : undefined,
+    );
+    try {
+      const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }), json({ sum: 2 })]);
+      const agent = createAgent({ name: 'stopping', client: model.client(), tools: [tool] });
+      const error: unknown = await agent.prompt(createPrompt({ user: '1+1?', responseFormat: Sum })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AgentLoopStoppedError);
+      expect(error).toMatchObject({ feature: 'limit', reason: 'two requests are the limit', turn: 2, agentName: 'stopping', retryable: false });
+      expect(model.requests).toHaveLength(1);
+      expect(calls).toEqual([{ a: 1, b: 1 }]);
+      expect(asked).toEqual(['turn 1']);
+    } finally {
+      later();
+    }
   });
 });

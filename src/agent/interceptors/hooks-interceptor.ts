@@ -1,7 +1,7 @@
 import type { AgentHooks } from '../hooks.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 import { runHook } from '../run-hook.js';
-import { hookBase } from '../run-model.js';
+import { hookBase } from '../loop/tool-round.js';
 
 /**
  * sessionStart before the call, sessionEnd after it — also when it fails (the failure wins).

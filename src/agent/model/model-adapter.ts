@@ -1,0 +1,23 @@
+import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { CallTree } from '../call-tree.js';
+
+/** What an adapter may use while it sends one request of a call. */
+export interface ModelRequestContext {
+  readonly agentName: string;
+  /** The call's node: failed HTTP attempts are reported on it, its signal cancels the request. */
+  readonly tree: CallTree;
+  /** Set for `agent.stream()`: the answer's text as it arrives. */
+  readonly onText: ((text: string) => void) | undefined;
+}
+
+/**
+ * The one model interface the tool loop calls. The loop keeps its conversation, tools and answers
+ * in the Messages API's shapes; an adapter sends one request to its provider and resolves to the
+ * answer in that shape, checked (a malformed answer or an API failure is a typed agent error).
+ * The Anthropic client is the first implementation.
+ */
+export interface ModelAdapter {
+  /** The provider's name, as spans and errors report it. */
+  readonly provider: string;
+  send(request: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message>;
+}
