@@ -28,9 +28,9 @@ type AnyHandler = (event: WorkflowEvent, context: unknown, extra: unknown) => un
  * event type this build does not know (or one named `toString`), which is skipped, not called.
  */
 function handlerOf(table: object, type: string): AnyHandler | undefined {
-  if (!Object.hasOwn(table, type)) return undefined;
-  const handler = (table as Record<string, AnyHandler | 'ignore'>)[type];
-  return handler === 'ignore' ? undefined : handler;
+  const handler = (table as Record<string, AnyHandler | 'ignore' | undefined>)[type];
+  // `'ignore'` (the common case) is answered before the own-entry check, which only functions need.
+  return typeof handler === 'function' && Object.hasOwn(table, type) ? handler : undefined;
 }
 
 /** Runs the table's handler for `event`; `ignored` when the table says `'ignore'` (or does not know the type). */
