@@ -62,11 +62,15 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
   const onText = stream === undefined ? undefined : (text: string) => stream({ type: 'text', text });
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
-    let params: MessageCreateParamsNonStreaming = { ...base, messages: [...messages] };
+    let params: MessageCreateParamsNonStreaming;
     if (withFeatures) {
+      // Features may compact the conversation in place: the request copies it afterwards.
       const shaped = await beforeRequest(call, features, turn, messages);
+      params = { ...base, messages: [...messages] };
       if (shaped.blocks.length > 0) params = withSystemBlocks(params, shaped.blocks);
       if (shaped.override !== undefined) params = withOverride(params, shaped.override.change, shaped.override.feature);
+    } else {
+      params = { ...base, messages: [...messages] };
     }
     // Read only in a tree: outside one nobody is told about single requests.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
