@@ -1,4 +1,5 @@
 import type { WorkflowEvent } from '../types/events.js';
+import { dispatchEventWith, type EventTable } from '../types/event-table.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { VerifierOutcome } from '../types/trajectory.js';
 import type { Caller } from './caller.js';
@@ -71,75 +72,105 @@ export function priorOutputs(caller: Caller, scope: PriorOutputScope, limit: num
 }
 
 function entryOf(node: WorkflowNode, event: WorkflowEvent): PriorOutput | undefined {
-  const base = { at: isoTime(event.timestamp), nodeId: node.id };
-  switch (event.type) {
-    case 'stepEnd':
-    case 'taskEnd':
-    case 'workflowEnd': {
-      const kind = event.type === 'stepEnd' ? 'step' : event.type === 'taskEnd' ? 'task' : 'workflow';
-      const entry: PriorOutput = { kind, ...base, name: event.name, status: event.status };
-      if (event.duration !== undefined) entry.durationMs = roundMs(event.duration);
-      if (event.status === 'failed') {
-        const error = errorOf(node);
-        if (error !== undefined) entry.error = error;
-      }
-      return entry;
-    }
-    case 'stateSnapshot':
-      return { kind: 'stateSnapshot', ...base, workflow: node.name, state: event.state };
-    case 'agentPromptEnd': {
-      const entry: PriorOutput = {
-        kind: 'agentPrompt',
-        ...base,
-        name: node.name,
-        agentName: event.agentName,
-        status: event.status,
-        turns: event.turns,
-        cached: event.cached,
-        stopReason: event.stopReason,
-      };
-      // The answer itself, once the agent layer records it on the event (see the introspection notes).
-      if ('output' in event) entry.output = event.output;
-      if (event.error !== undefined) entry.error = event.error.message;
-      return entry;
-    }
-    case 'toolInvocation': {
-      const entry: PriorOutput = {
-        kind: 'toolCall',
-        ...base,
-        toolName: event.toolName,
-        input: event.input,
-        output: event.output,
-        isError: event.isError,
-      };
-      if (event.blockedReason !== undefined) entry.blockedReason = event.blockedReason;
-      if (event.outcome !== undefined) entry.outcome = event.outcome;
-      return entry;
-    }
-    case 'reflectionEnd': {
-      const entry: PriorOutput = { kind: 'reflection', ...base, level: event.level, attempt: event.attempt, status: event.status };
-      if (event.critique !== undefined) entry.critique = event.critique;
-      if (event.revision !== undefined) entry.revision = { ...event.revision };
-      if (event.error !== undefined) entry.error = event.error.message;
-      return entry;
-    }
-    case 'promptReplaced':
-      return { kind: 'promptReplaced', ...base, replacedNodeId: event.replacedNodeId };
-    case 'mcpEvent':
-      if (event.phase !== 'call') return undefined;
-      return {
-        kind: 'mcpCall',
-        ...base,
-        server: event.server,
-        toolName: event.toolName ?? '(unknown)',
-        input: event.input,
-        output: event.output,
-        isError: event.isError === true,
-      };
-    default:
-      return undefined;
-  }
+  return dispatchEventWith(PRIOR_OUTPUT_EVENTS, event, node, { at: isoTime(event.timestamp), nodeId: node.id });
 }
+
+type EntryBase = { readonly at: string; readonly nodeId: string };
+
+function endOf(kind: 'step' | 'task' | 'workflow') {
+  return (event: { name: string; status: string; duration?: number }, node: WorkflowNode, base: EntryBase): PriorOutput => {
+    const entry: PriorOutput = { kind, ...base, name: event.name, status: event.status };
+    if (event.duration !== undefined) entry.durationMs = roundMs(event.duration);
+    if (event.status === 'failed') {
+      const error = errorOf(node);
+      if (error !== undefined) entry.error = error;
+    }
+    return entry;
+  };
+}
+
+/** What an agent reading its run's earlier work is shown of each event: the outcomes, not the progress. */
+const PRIOR_OUTPUT_EVENTS: EventTable<PriorOutput | undefined, WorkflowNode, EntryBase> = {
+  stepEnd: endOf('step'),
+  taskEnd: endOf('task'),
+  workflowEnd: endOf('workflow'),
+  stateSnapshot: (event, node, base) => ({ kind: 'stateSnapshot', ...base, workflow: node.name, state: event.state }),
+  agentPromptEnd: (event, node, base) => {
+    const entry: PriorOutput = {
+      kind: 'agentPrompt',
+      ...base,
+      name: node.name,
+      agentName: event.agentName,
+      status: event.status,
+      turns: event.turns,
+      cached: event.cached,
+      stopReason: event.stopReason,
+    };
+    // The answer itself, once the agent layer records it on the event (see the introspection notes).
+    if ('output' in event) entry.output = event.output;
+    if (event.error !== undefined) entry.error = event.error.message;
+    return entry;
+  },
+  toolInvocation: (event, _node, base) => {
+    const entry: PriorOutput = {
+      kind: 'toolCall',
+      ...base,
+      toolName: event.toolName,
+      input: event.input,
+      output: event.output,
+      isError: event.isError,
+    };
+    if (event.blockedReason !== undefined) entry.blockedReason = event.blockedReason;
+    if (event.outcome !== undefined) entry.outcome = event.outcome;
+    return entry;
+  },
+  reflectionEnd: (event, _node, base) => {
+    const entry: PriorOutput = { kind: 'reflection', ...base, level: event.level, attempt: event.attempt, status: event.status };
+    if (event.critique !== undefined) entry.critique = event.critique;
+    if (event.revision !== undefined) entry.revision = { ...event.revision };
+    if (event.error !== undefined) entry.error = event.error.message;
+    return entry;
+  },
+  promptReplaced: (event, _node, base) => ({ kind: 'promptReplaced', ...base, replacedNodeId: event.replacedNodeId }),
+  mcpEvent: (event, _node, base) =>
+    event.phase !== 'call'
+      ? undefined
+      : {
+          kind: 'mcpCall',
+          ...base,
+          server: event.server,
+          toolName: event.toolName ?? '(unknown)',
+          input: event.input,
+          output: event.output,
+          isError: event.isError === true,
+        },
+  // Progress, diagnostics and the call's own bookkeeping: not outputs.
+  workflowStart: 'ignore',
+  childAttached: 'ignore',
+  childDetached: 'ignore',
+  treeUpdated: 'ignore',
+  stepStart: 'ignore',
+  stepReplayed: 'ignore',
+  waitStarted: 'ignore',
+  signalReceived: 'ignore',
+  signalRejected: 'ignore',
+  stepRetry: 'ignore',
+  taskStart: 'ignore',
+  error: 'ignore',
+  cancelled: 'ignore',
+  observerError: 'ignore',
+  agentPromptStart: 'ignore',
+  modelRequest: 'ignore',
+  apiError: 'ignore',
+  cacheHit: 'ignore',
+  cacheMiss: 'ignore',
+  cacheStoreError: 'ignore',
+  reflectionStart: 'ignore',
+  trajectoryCheckpoint: 'ignore',
+  contextCompacted: 'ignore',
+  goalSignOff: 'ignore',
+  pricingMissing: 'ignore',
+};
 
 function errorOf(node: WorkflowNode): string | undefined {
   for (const event of node.events) if (event.type === 'error') return event.error.message;

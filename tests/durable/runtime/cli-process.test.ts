@@ -9,7 +9,7 @@ import { importTypeScript, WorkflowsModuleError } from '../../../src/cli/load-wo
 import { ensureFreshDist } from '../../package/fresh-dist.js';
 
 // The built command line, as `npx groundswell` runs it.
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 const BIN = join(ROOT, 'bin', 'groundswell.mjs');
 /** A child process starting on a busy machine: generous, since only a hang should fail. */
 const CHILD_MS = 120_000;
