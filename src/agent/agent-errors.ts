@@ -60,6 +60,24 @@ export class AgentLoopStoppedError extends AgentError {
   }
 }
 
+/**
+ * A provider model's request failed for good (after its retries): the status it answered (null
+ * when no answer came), the provider and the model. `status` is read like an HTTP API error's, so
+ * a 400 or 401 is not retried by reflection either.
+ */
+export class ProviderApiError extends AgentError {
+  constructor(
+    message: string,
+    agentName: string,
+    readonly provider: string,
+    readonly model: string,
+    readonly status: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, agentName, options);
+  }
+}
+
 export type HookName = 'sessionStart' | 'preToolUse' | 'postToolUse' | 'sessionEnd';
 
 /**

@@ -4,6 +4,7 @@ import type { ReflectionSetting } from './config/reflection-config.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentHooks } from './hooks.js';
 import type { Skill } from './skill.js';
+import { isLanguageModel, type LanguageModelLike } from './model/language-model.js';
 
 /** How the structured answer is requested: the API's JSON-schema output, or a forced tool call. */
 export type StructuredOutputMode = 'native' | 'tool';
@@ -14,7 +15,11 @@ export type StructuredOutputMode = 'native' | 'tool';
  */
 export interface AgentSettings {
   system?: string;
-  model?: string;
+  /**
+   * An Anthropic model id (sent through the agent's client), or a language model object of the AI
+   * SDK provider specification (v2 or v3): any provider, local servers included.
+   */
+  model?: string | LanguageModelLike;
   maxTokens?: number;
   /** Sent only when set (some models do not accept it). */
   temperature?: number;
@@ -39,8 +44,13 @@ export interface AgentSettings {
 
 export type PromptOverrides = AgentSettings;
 
-export type ResolvedSettings = Required<Omit<AgentSettings, 'system' | 'temperature' | 'stop'>> &
-  Pick<AgentSettings, 'system' | 'temperature' | 'stop'>;
+export type ResolvedSettings = Required<Omit<AgentSettings, 'system' | 'temperature' | 'stop' | 'model'>> &
+  Pick<AgentSettings, 'system' | 'temperature' | 'stop'> & {
+    /** The model's id: the Anthropic model, or the provider model's `modelId`. */
+    readonly model: string;
+    /** The provider model the call runs on; undefined for the Anthropic client. */
+    readonly languageModel: LanguageModelLike | undefined;
+  };
 
 export const AGENT_DEFAULTS: Readonly<ResolvedSettings> = Object.freeze({
   model: 'claude-sonnet-5-5',
@@ -54,6 +64,7 @@ export const AGENT_DEFAULTS: Readonly<ResolvedSettings> = Object.freeze({
   enableReflection: false,
   maxTurns: 10,
   structuredOutput: 'native',
+  languageModel: undefined,
 });
 
 const SETTING_KEYS = [
@@ -85,6 +96,17 @@ export function resolveSettings(...layers: ReadonlyArray<AgentSettings | undefin
       }
     }
     if (out[key] === undefined && key in AGENT_DEFAULTS) out[key] = AGENT_DEFAULTS[key as keyof ResolvedSettings];
+  }
+  const model = out.model;
+  if (isLanguageModel(model)) {
+    out.model = model.modelId;
+    out.languageModel = model;
+    // The answer comes as JSON under the schema only where the model promises it; else a forced tool.
+    if (!layers.some((layer) => layer?.structuredOutput !== undefined)) {
+      out.structuredOutput = (model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true ? 'native' : 'tool';
+    }
+  } else {
+    out.languageModel = undefined;
   }
   return out as ResolvedSettings;
 }

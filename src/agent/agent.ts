@@ -34,6 +34,7 @@ import { callSecrets } from '../secrets/call-secrets.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import { loadAnthropicRuntime } from './load-anthropic-runtime.js';
 import { anthropicAdapter } from './model/anthropic-adapter.js';
+import { providerAdapter } from './model/provider-adapter.js';
 import { addRunSecrets, runMasker } from '../core/run-secrets.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import { startsFresh } from './fresh-start.js';
@@ -241,7 +242,7 @@ export class Agent {
       promptId: prompt.id,
       settings,
       client,
-      model: anthropicAdapter(client),
+      model: settings.languageModel === undefined ? anthropicAdapter(client) : providerAdapter(settings.languageModel),
       cache: settings.enableCache !== false ? this.cache() : undefined,
       cacheConfigured: this.config.cache !== undefined || (this.config.enableCache ?? false) !== false,
       pricing: this.config.pricing,

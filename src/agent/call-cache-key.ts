@@ -1,3 +1,4 @@
+import { modelKeyOf } from './model/model-key.js';
 import { cacheIdentity, entryHeader, type CacheEntryHeader } from '../cache/cache-entry-header.js';
 import { cacheKeyFromParts, cacheKeyOfRequest, cacheKeyPartHashes, type CacheKeyInput } from '../cache/cache-key.js';
 import type { CacheKeyPartHashes } from '../cache/cache-key-parts.js';
@@ -73,7 +74,7 @@ class KeyOfCall<T> implements CallCacheKey {
       agent: this.call.agentName,
       prompt: maskedPromptName(this.call.prompt, this.call.secrets),
       identity: this.identity(),
-      model: this.call.plan.model,
+      model: modelKeyOf(this.call),
       parts: this.parts(),
       ignored: this.ignore,
       createdAt,
@@ -91,7 +92,7 @@ function keyInput<T>(call: PromptCall<T>, planText: string | undefined, mcps: re
     user: prompt.user,
     data: prompt.data,
     system: plan.system,
-    model: plan.model,
+    model: modelKeyOf(call),
     sampling: {
       maxTokens: plan.maxTokens,
       ...(plan.temperature !== undefined ? { temperature: plan.temperature } : {}),

@@ -34,7 +34,7 @@ export function callRequestText<T>(
 /** What the key input takes from outside the prompt, flattened; undefined when it cannot be compared. */
 function inputsOf<T>(call: PromptCall<T>, planText: string | undefined): unknown[] | undefined {
   const { plan, settings } = call;
-  const out: unknown[] = [plan.system, plan.model, plan.maxTokens, plan.temperature, planText, plan.stop?.length];
+  const out: unknown[] = [plan.system, plan.model, call.model.provider, plan.maxTokens, plan.temperature, planText, plan.stop?.length];
   if (plan.stop !== undefined) out.push(...plan.stop);
   out.push(settings.tools.length);
   for (const tool of settings.tools) {

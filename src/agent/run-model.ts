@@ -145,6 +145,7 @@ function reportRequest<T>(call: PromptCall<T>, turn: number, requestModel: strin
     {
       type: 'modelRequest',
       agentName: call.agentName,
+      ...(call.model.provider !== 'anthropic' ? { provider: call.model.provider } : {}),
       turn,
       requestModel,
       model: response.model,

@@ -8,11 +8,14 @@ import type { SecretMasker } from '../util/secret-masker.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
 import type { ToolCallRecord } from './tool-call-record.js';
+import type { ModelAdapter } from './model/model-adapter.js';
 
 /** What a turn feature may read of its call (a `PromptCall` fits; structural, so no import cycle). */
 export interface TurnCall {
   readonly agentName: string;
   readonly client: Anthropic;
+  /** The model the call's requests go through (the client's adapter, or a provider model's). */
+  readonly model: ModelAdapter;
   readonly plan: { readonly model: string; readonly userContent: string };
   readonly tree: CallTree;
   /** Masks what the feature reports or keeps beyond the call. */

@@ -14,7 +14,10 @@ export function isWorkflowError(error: unknown): error is WorkflowError {
 export function isRetryable(error: unknown): boolean {
   if (isInstance(error, WorkflowCancelledError) || isInstance(error, UsageError) || isSuspension(error)) return false;
   if (isInstance(error, WorkflowError)) return isRetryable(readProperty(error, 'cause'));
-  const status = typeof error === 'object' && error !== null ? readProperty(error, 'status') : undefined;
+  if (typeof error !== 'object' || error === null) return true;
+  // An error may say so itself (a loop a feature stopped would stop the same way again).
+  if (readProperty(error, 'retryable') === false) return false;
+  const status = readProperty(error, 'status');
   if (typeof status === 'number' && FINAL_STATUSES.has(status)) return false;
   return true;
 }

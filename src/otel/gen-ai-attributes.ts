@@ -1,12 +1,13 @@
 import type { Attributes } from '@opentelemetry/api';
 import type { TokenUsage } from '../types/usage.js';
 
-/** The provider every agent call goes to (the Anthropic SDK). */
-const PROVIDER = 'anthropic';
+/** The provider when an event names none: the Anthropic client. */
+const NATIVE_PROVIDER = 'anthropic';
 
 /** Who answers: `gen_ai.provider.name` and, for consumers of the conventions before 1.37, `gen_ai.system`. */
-export function providerAttributes(): Attributes {
-  return { 'gen_ai.provider.name': PROVIDER, 'gen_ai.system': PROVIDER };
+export function providerAttributes(provider: string | undefined): Attributes {
+  const name = provider ?? NATIVE_PROVIDER;
+  return { 'gen_ai.provider.name': name, 'gen_ai.system': name };
 }
 
 /**

@@ -146,7 +146,7 @@ function chat(event: ModelRequestEvent, w: SpanWriter, node: WorkflowNode): void
       startTime: event.startTime,
       attributes: {
         'gen_ai.operation.name': 'chat',
-        ...providerAttributes(),
+        ...providerAttributes(event.provider),
         'gen_ai.request.model': event.requestModel,
         'gen_ai.response.model': event.model,
         ...usageAttributes(event.usage),

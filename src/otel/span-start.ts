@@ -29,10 +29,10 @@ export function spanStart(api: OtelApi, node: WorkflowNode, event: WorkflowEvent
       const start = event?.type === 'agentPromptStart' ? event : promptStartOf(node);
       // The node's name holds the prompt's name, which defaults to the start of the user text.
       if (captureContent) attributes['groundswell.prompt.name'] = node.name;
-      if (start === undefined) return { name: 'invoke_agent', kind: internal, attributes: { ...attributes, 'gen_ai.operation.name': 'invoke_agent', ...providerAttributes() } };
+      if (start === undefined) return { name: 'invoke_agent', kind: internal, attributes: { ...attributes, 'gen_ai.operation.name': 'invoke_agent', ...providerAttributes(undefined) } };
       Object.assign(attributes, {
         'gen_ai.operation.name': 'invoke_agent',
-        ...providerAttributes(),
+        ...providerAttributes(start.provider),
         'gen_ai.agent.name': start.agentName,
         'gen_ai.request.model': start.model,
         'groundswell.prompt.id': start.promptId,

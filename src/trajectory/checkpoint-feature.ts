@@ -1,4 +1,5 @@
-import type { TurnFeature, TurnFeatureContext, TurnRequest } from '../agent/turn-feature.js';
+import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { TurnCall, TurnFeature, TurnFeatureContext, TurnRequest } from '../agent/turn-feature.js';
 import { groundCheckpoint } from './grounding.js';
 import { checkpointMode, groundingMode, type TrajectoryOptions } from '../agent/config/trajectory-config.js';
 import { TrajectoryTracker } from './trajectory-tracker.js';
@@ -57,7 +58,7 @@ async function grounded(tracker: TrajectoryTracker, request: TurnRequest, update
   const { call } = request;
   let { checkpoint, changed, inject } = update;
   // The tool-less grounding request; its tokens are part of this call.
-  const result = await groundCheckpoint(call.client, call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000), call.tree.signal);
+  const result = await groundCheckpoint(groundingSender(call), call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000));
   if (result.usage !== undefined) request.spend(result.usage);
   // The model's own assessment may quote a secret it was shown: masked like every other field.
   const text = tracker.adoptGrounded(call.secrets.value(result.checkpoint), changed);
@@ -81,4 +82,11 @@ function report(request: TurnRequest, checkpoint: Update['checkpoint'], changed:
     });
   }
   if (inject !== '') request.systemBlocks.push(inject);
+}
+
+/** The grounding request goes to the call's own model: through the client natively, else its adapter. */
+function groundingSender(call: TurnCall): (request: MessageCreateParamsNonStreaming) => Promise<Message> {
+  const signal = call.tree.signal;
+  if (call.model.provider === 'anthropic') return (request) => call.client.messages.create(request, signal ? { signal } : {});
+  return (request) => call.model.send(request, { agentName: call.agentName, tree: call.tree, onText: undefined });
 }

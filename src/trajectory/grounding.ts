@@ -1,5 +1,5 @@
 import type { GroundingMode } from '../agent/config/trajectory-config.js';
-import type Anthropic from '@anthropic-ai/sdk';
+import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { lazySchema } from '../util/lazy-schema.js';
 import { loadedZod, loadZod } from '../util/load-zod.js';
 import { outputFormat } from '../agent/structured-output.js';
@@ -32,11 +32,10 @@ export interface GroundingResult {
  * labelled `groundingSource: 'deterministic'`. Never throws.
  */
 export async function groundCheckpoint(
-  client: Anthropic,
+  send: (request: MessageCreateParamsNonStreaming) => Promise<Message>,
   model: string,
   checkpoint: TrajectoryCheckpoint,
   task: string,
-  signal: AbortSignal | undefined,
 ): Promise<GroundingResult> {
   const labels = suppliedLabels(checkpoint);
   // The fallback carries no situation text: an earlier model assessment must not be relabelled.
@@ -45,8 +44,7 @@ export async function groundCheckpoint(
   try {
     const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
     if (loadedZod() === undefined) await loadZod();
-    const response = await client.messages.create(
-      {
+    const response = await send({
         model,
         max_tokens: 512,
         system: GROUNDING_SYSTEM,
@@ -57,9 +55,7 @@ export async function groundCheckpoint(
             content: `[task] ${task}\n\n${renderCheckpoint(checkpoint)}\n\nEvidence labels you may cite: ${labels.join(', ')}`,
           },
         ],
-      },
-      signal ? { signal } : {},
-    );
+      });
     const usage = usageFromApi(response.usage);
     const text = response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const parsed = GroundingAnswer.safeParse(JSON.parse(text));

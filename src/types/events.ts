@@ -111,6 +111,8 @@ export interface AgentPromptStartEvent extends EventBase {
   readonly type: 'agentPromptStart';
   readonly agentName: string;
   readonly model: string;
+  /** The provider family of a provider model (`openai`, `ollama`); absent for the Anthropic client. */
+  readonly provider?: string;
   readonly promptId: string;
   /** The goal ancestry the call was given (present only when there was one). */
   readonly goalAncestry?: GoalAncestry;
@@ -169,6 +171,8 @@ export interface McpEvent extends EventBase {
 export interface ModelRequestEvent extends EventBase {
   readonly type: 'modelRequest';
   readonly agentName: string;
+  /** The provider family of a provider model; absent for the Anthropic client. */
+  readonly provider?: string;
   /** 1-based turn of the call's tool loop. */
   readonly turn: number;
   /** The model asked for; `model` is the one that answered (the API may answer an alias with a dated id). */

@@ -4,6 +4,15 @@ import { cacheSettingSchema } from './cache-setting.schema.js';
 import { mcpServerConfigSchema } from '../../mcp/mcp-server-config.schema.js';
 import { reflectionSettingSchema } from './reflection.schema.js';
 import { toolSchema } from '../../tools/tool.schema.js';
+import { expected } from '../../checks/leaf.js';
+import { union } from '../../checks/union.js';
+import { isLanguageModel, type LanguageModelLike } from '../model/language-model.js';
+
+/** A language model object of the AI SDK provider specification (v2 or v3). */
+const languageModel = expected<LanguageModelLike>(
+  'a language model of the AI SDK provider specification (specificationVersion v2 or v3, provider, modelId, doGenerate, doStream)',
+  isLanguageModel,
+);
 
 const hooksSchema = strict(
   { sessionStart: func.optional(), preToolUse: func.optional(), postToolUse: func.optional(), sessionEnd: func.optional() },
@@ -18,7 +27,7 @@ const skillSchema = strict({ name: nonEmptyText, description: text.optional(), c
  */
 export const agentSettingsShape = {
   system: text.optional(),
-  model: nonEmptyText.optional(),
+  model: union([nonEmptyText, languageModel], 'an Anthropic model id or an AI SDK language model (v2 or v3)').optional(),
   maxTokens: integer(1).optional(),
   temperature: numberIn(0, 1).optional(),
   stop: array(nonEmptyText, 'an array of non-empty strings').optional(),

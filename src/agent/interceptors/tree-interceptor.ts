@@ -24,7 +24,7 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
   const started = tree.now();
   const base = { agentName: call.agentName, model: call.plan.model, promptId: call.promptId };
   const ancestry = call.plan.goalAncestry;
-  tree.emit({ type: 'agentPromptStart', ...base, ...(Object.keys(ancestry).length > 0 ? { goalAncestry: ancestry } : {}) });
+  tree.emit({ type: 'agentPromptStart', ...base, ...(call.model.provider !== 'anthropic' ? { provider: call.model.provider } : {}), ...(Object.keys(ancestry).length > 0 ? { goalAncestry: ancestry } : {}) });
   try {
     const outcome = withTotals(call, await next(call));
     if (tree.node) tree.node.setAttr(NODE_USAGE, outcome.usage);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { modelKeyOf } from '../../agent/model/model-key.js';
 import type { z } from 'zod';
 import type { PromptCall } from '../../agent/prompt-call.js';
 import { schemaHash } from '../../cache/schema-hash.js';
@@ -19,9 +20,9 @@ export function stepFingerprint(identity: StepIdentity): string {
  * prompt cache uses), so a changed schema is a mismatch even when the stored answer still parses.
  */
 export function callFingerprint<T>(call: PromptCall<T>): string {
-  const { model, system, userContent } = call.plan;
+  const { system, userContent } = call.plan;
   return createHash('sha256')
-    .update(JSON.stringify([model, system ?? null, userContent, answerSchemaHash(call.prompt.responseFormat)]))
+    .update(JSON.stringify([modelKeyOf(call), system ?? null, userContent, answerSchemaHash(call.prompt.responseFormat)]))
     .digest('hex')
     .slice(0, 32);
 }

@@ -1,0 +1,152 @@
+import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import { UsageError } from '../../errors/groundswell-error.js';
+import { errorMessage } from '../../util/describe.js';
+import { MalformedResponseError, ProviderApiError } from '../agent-errors.js';
+import { providerName, type LanguageModelLike, type ProviderCallOptions, type ProviderContent, type ProviderStreamPart } from './language-model.js';
+import type { ModelAdapter, ModelRequestContext } from './model-adapter.js';
+import { toMessage, UnreadableAnswer, type ProviderAnswer } from './provider-answer.js';
+import { providerCallOptions } from './provider-request.js';
+
+/** Retries of a failed request (the Anthropic client's default too), with a doubling wait. */
+const MAX_RETRIES = 2;
+const FIRST_WAIT_MS = 500;
+
+const adapters = new WeakMap<LanguageModelLike, ModelAdapter>();
+
+/** Any model of the AI SDK provider specification, behind the loop's one model interface. */
+export function providerAdapter(model: LanguageModelLike): ModelAdapter {
+  let adapter = adapters.get(model);
+  if (adapter === undefined) {
+    adapter = { provider: providerName(model), send: (request, context) => send(model, request, context) };
+    adapters.set(model, adapter);
+  }
+  return adapter;
+}
+
+async function send(model: LanguageModelLike, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
+  const options = providerCallOptions(params, context.tree.signal);
+  for (let attempt = 1; ; attempt += 1) {
+    let answer: ProviderAnswer;
+    try {
+      answer = context.onText === undefined ? await generate(model, options) : await stream(model, options, context.onText);
+    } catch (error) {
+      if (context.tree.signal?.aborted === true || error instanceof UsageError) throw error;
+      const status = statusOf(error);
+      context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
+      if (attempt <= MAX_RETRIES && retryable(error, status)) {
+        await wait(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
+        continue;
+      }
+      throw new ProviderApiError(
+        `Agent "${context.agentName}": ${providerName(model)} model "${model.modelId}" failed${status === null ? '' : ` with status ${status}`}: ${errorMessage(error)}`,
+        context.agentName,
+        providerName(model),
+        model.modelId,
+        status,
+        { cause: error },
+      );
+    }
+    try {
+      return toMessage(answer);
+    } catch (error) {
+      if (!(error instanceof UnreadableAnswer)) throw error;
+      const message = `The ${model.provider} model answered but not with a readable answer: ${error.message}.`;
+      context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status: 200, message });
+      throw new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, 200, undefined, error.message, { cause: error });
+    }
+  }
+}
+
+async function generate(model: LanguageModelLike, options: ProviderCallOptions): Promise<ProviderAnswer> {
+  const result = await model.doGenerate(options);
+  refuseUnsupported(model, result.warnings);
+  return {
+    content: result.content,
+    finishReason: result.finishReason,
+    usage: result.usage,
+    id: result.response?.id,
+    modelId: result.response?.modelId ?? model.modelId,
+  };
+}
+
+/** Streams the answer's text as it arrives; the tool calls and usage come whole at the end. */
+async function stream(model: LanguageModelLike, options: ProviderCallOptions, onText: (text: string) => void): Promise<ProviderAnswer> {
+  const { stream: parts } = await model.doStream(options);
+  const content: ProviderContent[] = [];
+  let text = '';
+  let finishReason: unknown;
+  let usage: unknown;
+  let id: string | undefined;
+  let modelId = model.modelId;
+  const reader = parts.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const part: ProviderStreamPart = value;
+    if (part.type === 'text-delta' && typeof part.delta === 'string') {
+      text += part.delta;
+      onText(part.delta);
+    } else if (part.type === 'tool-call') {
+      content.push(part);
+    } else if (part.type === 'stream-start') {
+      refuseUnsupported(model, part.warnings);
+    } else if (part.type === 'response-metadata') {
+      if (part.modelId !== undefined) modelId = part.modelId;
+      if (part.id !== undefined) id = part.id;
+    } else if (part.type === 'finish') {
+      finishReason = part.finishReason;
+      usage = part.usage;
+    } else if (part.type === 'error') {
+      throw part.error;
+    }
+  }
+  if (text !== '') content.unshift({ type: 'text', text });
+  return { content, finishReason, usage, id, modelId };
+}
+
+const NEEDED_FEATURES = new Set(['tools', 'toolChoice', 'responseFormat']);
+
+/**
+ * A model that cannot do what the request needs says so in its warnings (v3 `unsupported` with a
+ * feature, v2 `unsupported-setting`): that is misuse, named, not a wrong answer later.
+ */
+function refuseUnsupported(model: LanguageModelLike, warnings: ReadonlyArray<unknown> | undefined): void {
+  for (const warning of warnings ?? []) {
+    const w = warning as { type?: unknown; feature?: unknown; setting?: unknown; details?: unknown };
+    const feature = w.type === 'unsupported' ? w.feature : w.type === 'unsupported-setting' ? w.setting : undefined;
+    if (typeof feature !== 'string' || !NEEDED_FEATURES.has(feature)) continue;
+    const details = typeof w.details === 'string' ? ` (${w.details})` : '';
+    throw new UsageError(`The ${model.provider} model "${model.modelId}" does not support ${feature}, which this prompt needs${details}.`);
+  }
+}
+
+/** The HTTP status of a provider error (`APICallError.statusCode`), or null when none came. */
+function statusOf(error: unknown): number | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const status = (error as { statusCode?: unknown; status?: unknown }).statusCode ?? (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : null;
+}
+
+function retryable(error: unknown, status: number | null): boolean {
+  const flagged = typeof error === 'object' && error !== null ? (error as { isRetryable?: unknown }).isRetryable : undefined;
+  if (typeof flagged === 'boolean') return flagged;
+  return status === null || status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted === true) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,101 @@
+import type { ContentBlock, Message, StopReason } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ProviderContent } from './language-model.js';
+
+/** What one provider answer came to, before it becomes a Messages-API message. */
+export interface ProviderAnswer {
+  readonly content: ReadonlyArray<ProviderContent>;
+  readonly finishReason: unknown;
+  readonly usage: unknown;
+  readonly id: string | undefined;
+  readonly modelId: string;
+}
+
+/** The answer could not be read as one (a tool call's arguments are not JSON, no content list). */
+export class UnreadableAnswer extends Error {}
+
+let answers = 0;
+
+/**
+ * A provider's answer as the message the loop reads: text and tool calls in order (reasoning and
+ * sources left out), the finish reason as a stop reason, the usage as the Messages API counts it
+ * (input without cache reads and writes).
+ */
+export function toMessage(answer: ProviderAnswer): Message {
+  if (!Array.isArray(answer.content)) throw new UnreadableAnswer('the answer has no content list');
+  const content: ContentBlock[] = [];
+  let calledTools = false;
+  for (const part of answer.content) {
+    if (part.type === 'text' && typeof part.text === 'string') {
+      if (part.text !== '') content.push({ type: 'text', text: part.text, citations: null });
+    } else if (part.type === 'tool-call') {
+      calledTools = true;
+      content.push({ type: 'tool_use', id: String(part.toolCallId), name: String(part.toolName), input: toolInput(part) } as ContentBlock);
+    }
+  }
+  answers += 1;
+  return {
+    id: answer.id ?? `provider-answer-${answers}`,
+    type: 'message',
+    role: 'assistant',
+    model: answer.modelId,
+    content,
+    stop_reason: stopReason(answer.finishReason, calledTools),
+    stop_sequence: null,
+    usage: messageUsage(answer.usage),
+  } as Message;
+}
+
+function toolInput(part: ProviderContent): unknown {
+  const raw = part.input;
+  if (raw === undefined || raw === '') return {};
+  try {
+    return typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+  } catch (error) {
+    throw new UnreadableAnswer(`the arguments of tool call "${String(part.toolName)}" are not JSON`, { cause: error });
+  }
+}
+
+/** v2 sends the reason as a string, v3 as `{ unified, raw }`. */
+function stopReason(reason: unknown, calledTools: boolean): StopReason {
+  const unified = typeof reason === 'string' ? reason : (reason as { unified?: unknown } | null)?.unified;
+  // Some servers say `stop` after tool calls: the calls decide.
+  if (calledTools) return 'tool_use';
+  switch (unified) {
+    case 'length':
+      return 'max_tokens';
+    case 'content-filter':
+      return 'refusal';
+    case 'tool-calls':
+      return 'tool_use';
+    default:
+      return 'end_turn';
+  }
+}
+
+type Count = number | undefined;
+
+/** v2: flat counts with `cachedInputTokens`; v3: `{ inputTokens: { total, noCache, cacheRead, cacheWrite }, outputTokens: { total } }`. */
+function messageUsage(usage: unknown): Message['usage'] {
+  const u = (usage ?? {}) as Record<string, unknown>;
+  let input = 0;
+  let cacheRead = 0;
+  let cacheWrite = 0;
+  let output = 0;
+  if (typeof u.inputTokens === 'object' && u.inputTokens !== null) {
+    const tokens = u.inputTokens as { total?: Count; noCache?: Count; cacheRead?: Count; cacheWrite?: Count };
+    cacheRead = tokens.cacheRead ?? 0;
+    cacheWrite = tokens.cacheWrite ?? 0;
+    input = tokens.noCache ?? Math.max(0, (tokens.total ?? 0) - cacheRead - cacheWrite);
+    output = ((u.outputTokens ?? {}) as { total?: Count }).total ?? 0;
+  } else {
+    cacheRead = typeof u.cachedInputTokens === 'number' ? u.cachedInputTokens : 0;
+    input = Math.max(0, (typeof u.inputTokens === 'number' ? u.inputTokens : 0) - cacheRead);
+    output = typeof u.outputTokens === 'number' ? u.outputTokens : 0;
+  }
+  return {
+    input_tokens: input,
+    output_tokens: output,
+    cache_creation_input_tokens: cacheWrite,
+    cache_read_input_tokens: cacheRead,
+  } as Message['usage'];
+}
