@@ -75,9 +75,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     // Read only in a tree: outside one nobody is told about single requests.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
     const response = await call.model.send(params, { agentName: call.agentName, tree: call.tree, onText });
-    // The API may answer an alias with a dated id: price by either name.
-    const priceModel = call.pricing?.[response.model] !== undefined ? response.model : params.model;
-    if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, params.model);
+    const priceModel = priceKeyOf(call, response.model, params.model);
+    if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
     if (call.tree.node !== undefined) reportRequest(call, turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
@@ -137,6 +136,19 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
 }
 
 const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
+
+/**
+ * The name a request is priced under. The API may answer an alias with a dated id, so either name
+ * prices it; a provider model's price may also be keyed `provider/model` (`ollama/llama3.2`), which
+ * wins, so one model id served by two providers can cost differently.
+ */
+function priceKeyOf<T>(call: PromptCall<T>, answered: string, asked: string): string {
+  const { pricing } = call;
+  const provider = call.model.provider;
+  if (provider === 'anthropic') return pricing?.[answered] !== undefined ? answered : asked;
+  const keys = [`${provider}/${answered}`, `${provider}/${asked}`, answered, asked];
+  return keys.find((key) => pricing?.[key] !== undefined) ?? `${provider}/${asked}`;
+}
 
 /** One `modelRequest` event on the call's node: what a tracer shows as one model request. */
 function reportRequest<T>(call: PromptCall<T>, turn: number, requestModel: string, sentAt: number, response: Message, usage: TokenUsage): void {

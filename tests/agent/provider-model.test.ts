@@ -116,6 +116,11 @@ describe('agents on an AI SDK provider model', () => {
     expect(texts.join('')).toBe('{"sum":7}');
     expect(texts.length).toBeGreaterThan(1);
     expect(await stream.finalValue()).toEqual({ sum: 7 });
+    const result = await createAgent({ name: 'priced', model: fakeModel([text('{"sum":7}')], { supportsStructuredOutputs: true }), pricing: { 'local/llama-test': { inputPerMTok: 1, outputPerMTok: 2 } } }).execute(
+      createPrompt({ user: '3+4?', responseFormat: Sum }),
+    );
+    // 50 uncached input tokens at $1/M, 30 cache reads at a tenth of that, 8 output at $2/M.
+    expect(result.usage.costUsd).toBeCloseTo(50 / 1e6 + 3 / 1e6 + 16 / 1e6, 12);
   });
 
   it('keys the prompt cache by provider and model: the same model id on another provider misses', async () => {
