@@ -2,12 +2,13 @@ import { assertConfig } from '../checks/assert-config.js';
 import { flag, func, integer, nonEmptyText, strict } from '../checks/config-fields.js';
 import { pricingSchema } from '../agent/config/pricing.schema.js';
 import { cacheSchema, clientSchema } from '../agent/config/services.schema.js';
+import { modelSetting } from '../agent/config/agent-settings.schema.js';
 
 // The judge agent's settings (JudgeSettings); the same ranges as the agent config's.
 const judgeSettingsSchema = strict(
   {
     client: clientSchema.optional(),
-    model: nonEmptyText.optional(),
+    model: modelSetting.optional(),
     maxTokens: integer(1).optional(),
     pricing: pricingSchema.optional(),
     enableCache: flag.optional(),

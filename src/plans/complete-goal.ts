@@ -16,6 +16,7 @@ import { writeFileAtomically } from '../util/atomic-write.js';
 import { errorMessage } from '../util/describe.js';
 import { validateCompleteGoalOptions, validateGoalQuery } from './complete-goal-options.schema.js';
 import { COMPLETE_GOAL_DESCRIPTION, JUDGE_SYSTEM, judgeRequest } from './plan-texts.js';
+import type { LanguageModelLike } from '../agent/model/language-model.js';
 
 export interface CompleteGoalOptions {
   /** The plan file (markdown). */
@@ -34,7 +35,8 @@ export interface CompleteGoalOptions {
  */
 export interface JudgeSettings {
   client?: Anthropic;
-  model?: string;
+  /** An Anthropic model id, or an AI SDK language model (any provider). */
+  model?: string | LanguageModelLike;
   maxTokens?: number;
   /** Prices per model, so the judge's usage carries a cost like the worker's. */
   pricing?: Pricing;

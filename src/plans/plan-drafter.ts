@@ -8,6 +8,7 @@ import { writeFileAtomically } from '../util/atomic-write.js';
 import { defineTool, type Tool } from '../tools/tool.js';
 import { validatePlanDrafterOptions, validatePlanDraftingPaths } from './plan-drafter-options.schema.js';
 import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
+import type { LanguageModelLike } from '../agent/model/language-model.js';
 
 export interface PlanDrafterOptions {
   name?: string;
@@ -16,7 +17,8 @@ export interface PlanDrafterOptions {
   /** The only file the drafter may write. */
   planPath: string;
   client?: Anthropic;
-  model?: string;
+  /** An Anthropic model id, or an AI SDK language model (any provider). */
+  model?: string | LanguageModelLike;
 }
 
 /**

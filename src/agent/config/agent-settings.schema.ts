@@ -21,13 +21,16 @@ const hooksSchema = strict(
 
 const skillSchema = strict({ name: nonEmptyText, description: text.optional(), content: text }, 'a skill ({ name, content, description? })');
 
+/** `model` wherever one is chosen (agents, prompts, the judge, the drafter). */
+export const modelSetting = union([nonEmptyText, languageModel], 'an Anthropic model id or an AI SDK language model (v2 or v3)');
+
 /**
  * The settings an agent, a prompt and a call's overrides share (AgentSettings). The API's own
  * ranges: temperature 0..1, max_tokens a positive integer, stop sequences non-empty strings.
  */
 export const agentSettingsShape = {
   system: text.optional(),
-  model: union([nonEmptyText, languageModel], 'an Anthropic model id or an AI SDK language model (v2 or v3)').optional(),
+  model: modelSetting.optional(),
   maxTokens: integer(1).optional(),
   temperature: numberIn(0, 1).optional(),
   stop: array(nonEmptyText, 'an array of non-empty strings').optional(),
