@@ -1,6 +1,6 @@
 // `groundswell/testing`: the offline model kit. A scripted model behind the real
 // Anthropic SDK client's `fetch`, so tests exercise the SDK's own request building, retries,
-// parsing and streaming.
+// parsing and streaming; the same script can also answer over a loopback Chat Completions server.
 export { ScriptedModel, SCRIPTED_API_KEY, SCRIPTED_BASE_URL } from './scripted-model.js';
 export type { ScriptedClientOptions, ScriptedFetch } from './scripted-model.js';
 export {
@@ -46,3 +46,5 @@ export { callingAgent } from './calling-agent.js';
 export { route } from './route.js';
 export type { RouteTable, RouteTarget } from './route.js';
 export { ScriptError } from './script-error.js';
+export { serveChatCompletions } from './chat-completions/serve.js';
+export type { ChatCompletionsServer, ChatCompletionsServerOptions } from './chat-completions/serve.js';

@@ -17,8 +17,12 @@ export interface RecordedRequest {
   readonly path: string;
   /** Header names lower-cased. */
   readonly headers: Readonly<Record<string, string>>;
-  /** `{}` when the body was absent or not JSON; see `rawBody`. */
+  /**
+   * `{}` when the body was absent or not JSON; see `rawBody`. For a request that came through
+   * `serveChatCompletions`, the Chat Completions body translated into the Messages API shape.
+   */
   readonly body: RequestBody;
+  /** The body's text as it came over the wire. */
   readonly rawBody: string | undefined;
   readonly model: string | undefined;
   /** Whether the request asked for server-sent events (`stream: true`). */
@@ -27,12 +31,30 @@ export interface RecordedRequest {
   readonly firstUserText: string | undefined;
   /** Text of the last user message (what the model is asked now); undefined for tool results only. */
   readonly lastUserText: string | undefined;
+  /**
+   * Set only for requests that came through `serveChatCompletions`: the Chat Completions body
+   * as received (`{}` if it was not a JSON object). `body` then holds its translation into the
+   * Messages API shape, which is what responders and the request helpers read.
+   */
+  readonly chatCompletions?: Readonly<Record<string, unknown>>;
+}
+
+/** A request as read off the wire, before the model numbers it. */
+export interface RequestParts {
+  readonly method: string;
+  readonly url: string;
+  /** Names lower-cased. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly rawBody: string | undefined;
+  /** What the script reads: the parsed body, or the translation of a Chat Completions body. */
+  readonly body: RequestBody;
+  readonly chatCompletions?: Readonly<Record<string, unknown>>;
 }
 
 type FetchInput = string | URL | Request;
 
 /** Reads a fetch call synchronously, so requests are numbered in the order they were made. */
-export function recordRequest(index: number, input: FetchInput, init: RequestInit | undefined): RecordedRequest {
+export function readFetch(input: FetchInput, init: RequestInit | undefined): RequestParts {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   const headers: Record<string, string> = {};
@@ -40,21 +62,27 @@ export function recordRequest(index: number, input: FetchInput, init: RequestIni
     headers[name] = value;
   });
   const rawBody = bodyText(init?.body);
-  const body = parseBody(rawBody);
+  return { method, url, headers, rawBody, body: parseBody(rawBody) };
+}
+
+/** The record of the `index`-th request (0-based), with the fields derived from its body. */
+export function numberRequest(index: number, parts: RequestParts): RecordedRequest {
+  const { body } = parts;
   const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
   const userTurns = messages.filter(isUserTurn);
   return Object.freeze({
     index,
-    method,
-    url,
-    path: pathOf(url),
-    headers: Object.freeze(headers),
+    method: parts.method,
+    url: parts.url,
+    path: pathOf(parts.url),
+    headers: Object.freeze({ ...parts.headers }),
     body,
-    rawBody,
+    rawBody: parts.rawBody,
     model: typeof body.model === 'string' ? body.model : undefined,
     stream: body.stream === true,
     firstUserText: textOf(userTurns[0]),
     lastUserText: textOf(userTurns.at(-1)),
+    ...(parts.chatCompletions === undefined ? {} : { chatCompletions: parts.chatCompletions }),
   });
 }
 

@@ -1,7 +1,8 @@
 import { Anthropic, type ClientOptions } from '@anthropic-ai/sdk';
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { UsageError } from '../errors/groundswell-error.js';
 import { buildMessage } from './message-body.js';
-import { recordRequest, type RecordedRequest } from './recorded-request.js';
+import { numberRequest, readFetch, type RecordedRequest, type RequestParts } from './recorded-request.js';
 import { ScriptError } from './script-error.js';
 import type { ConnectionFailureStep, HttpStep, MessageStep, Responder, ScriptStep } from './script-step.js';
 import { abortReason, cutBody, messageEvents, sseBody } from './sse.js';
@@ -20,6 +21,37 @@ export type ScriptedClientOptions = Omit<
 /** The `fetch` signature the SDK calls (`(url, init)`, always unbound). */
 export type ScriptedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/**
+ * One request's answer as the script decided it, before it is put on a wire. Internal: the
+ * scripted `fetch` renders it as a Messages API response, `serveChatCompletions` as a Chat
+ * Completions one, so both paths share one script, one record and one failure list.
+ */
+export type ScriptedAnswer =
+  | { readonly kind: 'message'; readonly request: RecordedRequest; readonly step: MessageStep; readonly message: Message }
+  | { readonly kind: 'http'; readonly request: RecordedRequest; readonly step: HttpStep }
+  | { readonly kind: 'connectionFailure'; readonly request: RecordedRequest; readonly step: ConnectionFailureStep }
+  /** The script could not answer as written; `failure` is already on `model.failures`. */
+  | { readonly kind: 'failure'; readonly request: RecordedRequest; readonly failure: string };
+
+type AnswerEntry = (model: ScriptedModel, parts: RequestParts, signal: AbortSignal | undefined) => Promise<ScriptedAnswer>;
+// Set by the class's static block, which may read its private members; declared first so the
+// block does not run into the binding's temporal dead zone.
+let answerEntry: AnswerEntry | undefined;
+
+/**
+ * Records a request read off some wire and decides its answer from the model's script: the one
+ * entry both the scripted `fetch` and the Chat Completions server use. Kept off the class so it is
+ * not part of `ScriptedModel`'s public API.
+ */
+export function answerScripted(
+  model: ScriptedModel,
+  parts: RequestParts,
+  signal: AbortSignal | undefined,
+): Promise<ScriptedAnswer> {
+  if (answerEntry === undefined) throw new Error('ScriptedModel: the class did not initialise its answer entry');
+  return answerEntry(model, parts, signal);
+}
+
 // `number` is the 1-based script position (or request number, for a responder) used in messages.
 type Decision =
   | { readonly step: ScriptStep; readonly number: number }
@@ -37,6 +69,10 @@ type Decision =
  * ```
  */
 export class ScriptedModel {
+  static {
+    answerEntry = (model, parts, signal) => model.#answer(parts, signal);
+  }
+
   readonly #steps: ScriptStep[] | undefined;
   readonly #responder: Responder | undefined;
   #nextStep = 0;
@@ -119,10 +155,34 @@ export class ScriptedModel {
   }
 
   async #handle(input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
-    const index = this.#requests.length;
-    const request = recordRequest(index, input, init);
-    this.#requests.push(request);
     const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined) ?? undefined;
+    const answer = await this.#answer(readFetch(input, init), signal);
+    switch (answer.kind) {
+      case 'message':
+        return answerMessage(answer, signal);
+      case 'http':
+        return answerHttp(answer.step, answer.request);
+      case 'connectionFailure':
+        throw connectionFailure(answer.step);
+      case 'failure':
+        // A 400 with x-should-retry: false, so the SDK surfaces it at once as BadRequestError
+        // instead of retrying into the same hole.
+        return jsonResponse(
+          400,
+          {
+            type: 'error',
+            error: { type: 'invalid_request_error', message: answer.failure },
+            request_id: requestId(answer.request),
+          },
+          { 'x-should-retry': 'false' },
+          answer.request,
+        );
+    }
+  }
+
+  async #answer(parts: RequestParts, signal: AbortSignal | undefined): Promise<ScriptedAnswer> {
+    const request = numberRequest(this.#requests.length, parts);
+    this.#requests.push(request);
     // Taken before any await, so concurrent requests get steps in the order they were sent.
     const decision = this.#responder ? await ask(this.#responder, request) : this.#takeScripted(request);
     if ('failure' in decision) return this.#fail(request, decision.failure, decision.cause);
@@ -130,18 +190,20 @@ export class ScriptedModel {
     if (step.kind === 'message' && step.delivery === 'stream' && !request.stream) {
       return this.#fail(
         request,
-        `ScriptedModel: request #${index + 1} did not ask for a stream, but script step #${number} is ${step.label}`,
+        `ScriptedModel: request #${request.index + 1} did not ask for a stream, but script step #${number} is ${step.label}`,
       );
     }
     await pause(step.delayMs, signal);
     switch (step.kind) {
-      case 'message':
-        return answerMessage(step, request, signal);
+      case 'message': {
+        const context = { requestNumber: request.index + 1, requestModel: request.model };
+        return { kind: 'message', request, step, message: buildMessage(step.template, context) };
+      }
       case 'http':
-        return answerHttp(step, request);
+        return { kind: 'http', request, step };
       case 'networkError':
       case 'timeout':
-        throw connectionFailure(step);
+        return { kind: 'connectionFailure', request, step };
     }
   }
 
@@ -160,17 +222,11 @@ export class ScriptedModel {
     return { step, number: this.#nextStep };
   }
 
-  // A 400 with x-should-retry: false, so the SDK surfaces it at once as BadRequestError instead of
-  // retrying into the same hole; remembered so assertComplete() fails even if the error was caught.
-  #fail(request: RecordedRequest, failure: string, cause?: unknown): Response {
+  // Remembered so assertComplete() fails even if the error the request got was caught.
+  #fail(request: RecordedRequest, failure: string, cause?: unknown): ScriptedAnswer {
     this.#failures.push(failure);
     if (cause !== undefined && this.#firstCause === undefined) this.#firstCause = cause;
-    return jsonResponse(
-      400,
-      { type: 'error', error: { type: 'invalid_request_error', message: failure }, request_id: requestId(request) },
-      { 'x-should-retry': 'false' },
-      request,
-    );
+    return { kind: 'failure', request, failure };
   }
 }
 
@@ -186,8 +242,8 @@ async function ask(responder: Responder, request: RecordedRequest): Promise<Deci
   }
 }
 
-function answerMessage(step: MessageStep, request: RecordedRequest, signal: AbortSignal | undefined): Response {
-  const message = buildMessage(step.template, { requestNumber: request.index + 1, requestModel: request.model });
+function answerMessage(answer: ScriptedAnswer & { kind: 'message' }, signal: AbortSignal | undefined): Response {
+  const { message, step, request } = answer;
   if (!request.stream) return jsonResponse(200, message, {}, request);
   return new Response(sseBody(messageEvents(message, step.streamOptions), signal, step.streamOptions.cutAfterEvents), {
     status: 200,
@@ -255,7 +311,8 @@ function isStep(value: unknown): value is ScriptStep {
   );
 }
 
-function requestId(request: RecordedRequest): string {
+/** The id a response to this request carries in its request-id header. */
+export function requestId(request: RecordedRequest): string {
   return `req_scripted_${String(request.index + 1).padStart(4, '0')}`;
 }
 

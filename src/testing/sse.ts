@@ -21,7 +21,7 @@ const DEFAULT_CHUNK_SIZE = 16;
  * stop reason and final usage, message_stop. The SDK's accumulator rebuilds `message` from it.
  */
 export function messageEvents(message: Message, options: StreamOptions = {}): SseEvent[] {
-  const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
+  const chunkSize = chunkSizeOf(options);
   const start: RawMessageStreamEvent = {
     type: 'message_start',
     message: {
@@ -131,6 +131,11 @@ function connectionDropped(): TypeError {
   return new TypeError('terminated', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
 }
 
+/** Code points per delta for these options (the Chat Completions stream cuts the same way). */
+export function chunkSizeOf(options: StreamOptions): number {
+  return Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
+}
+
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
@@ -177,7 +182,7 @@ function deltasOf(block: ContentBlock, chunkSize: number): RawContentBlockDelta[
 }
 
 // Split on code points, not UTF-16 units, so no delta carries half a surrogate pair.
-function chunks(text: string, size: number): string[] {
+export function chunks(text: string, size: number): string[] {
   const points = Array.from(text);
   const out: string[] = [];
   for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
