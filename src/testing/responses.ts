@@ -79,7 +79,9 @@ export function json(value: unknown, opts: ResponseOptions = {}): MessageStep {
     throw new UsageError('json(): the value cannot be serialised to JSON', { cause: error });
   }
   if (encoded === undefined) throw new UsageError('json(): the value cannot be serialised to JSON');
-  return messageStep(`json(${preview(encoded)})`, [{ type: 'text', text: encoded }], opts);
+  const step = messageStep(`json(${preview(encoded)})`, [{ type: 'text', text: encoded }], opts);
+  // Only an object can be a tool call's input.
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? freezeStep({ ...step, structured: value }) : step;
 }
 
 /** A text reply that is not valid JSON, for exercising structured-output failure handling. */

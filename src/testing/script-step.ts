@@ -74,6 +74,12 @@ export interface MessageStep {
   readonly delivery: 'auto' | 'stream';
   readonly streamOptions: StreamOptions;
   readonly delayMs: number;
+  /**
+   * The value of a `json()` step: answered as the structured-answer tool's call instead of text
+   * when the request forces that tool (an agent asking for its answer through a forced tool, as
+   * provider models without structured outputs do), so one script serves both forms.
+   */
+  readonly structured?: unknown;
 }
 
 /** Answer with an arbitrary HTTP response (errors in the API's error shape, or anything raw). */

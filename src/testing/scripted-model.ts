@@ -6,6 +6,7 @@ import { numberRequest, readFetch, type RecordedRequest, type RequestParts } fro
 import { ScriptError } from './script-error.js';
 import type { ConnectionFailureStep, HttpStep, MessageStep, Responder, ScriptStep } from './script-step.js';
 import { abortReason, cutBody, messageEvents, sseBody } from './sse.js';
+import { ANSWER_TOOL } from '../agent/structured-output.js';
 
 /** The API key every scripted client sends; it is never a real credential. */
 export const SCRIPTED_API_KEY = 'scripted-test-key';
@@ -197,7 +198,9 @@ export class ScriptedModel {
     switch (step.kind) {
       case 'message': {
         const context = { requestNumber: request.index + 1, requestModel: request.model };
-        return { kind: 'message', request, step, message: buildMessage(step.template, context) };
+        const message = buildMessage(step.template, context);
+        const asTool = step.structured !== undefined && forcesAnswerTool(request.body);
+        return { kind: 'message', request, step, message: asTool ? answerToolCall(message, step.structured, request.index + 1) : message };
       }
       case 'http':
         return { kind: 'http', request, step };
@@ -319,4 +322,21 @@ export function requestId(request: RecordedRequest): string {
 function preview(text: string | undefined): string {
   if (text === undefined) return '(none)';
   return JSON.stringify(text.length > 60 ? `${text.slice(0, 59)}…` : text);
+}
+
+/** The request makes the model answer through the structured-answer tool (it has no other way). */
+function forcesAnswerTool(body: RecordedRequest['body']): boolean {
+  const tools = (body.tools ?? []) as ReadonlyArray<{ name?: unknown }>;
+  if (!tools.some((tool) => tool.name === ANSWER_TOOL)) return false;
+  const choice = body.tool_choice as { type?: unknown; name?: unknown } | undefined;
+  return choice?.type === 'any' || (choice?.type === 'tool' && choice.name === ANSWER_TOOL);
+}
+
+/** A `json()` answer as the structured-answer tool's call, with the step's usage. */
+function answerToolCall(message: Message, value: unknown, requestNumber: number): Message {
+  return {
+    ...message,
+    content: [{ type: 'tool_use', id: `toolu_answer_${requestNumber}`, name: ANSWER_TOOL, input: value } as Message['content'][number]],
+    stop_reason: 'tool_use',
+  };
 }
