@@ -64,7 +64,8 @@ const TREE_EVENTS: EventTable<void, NodeEvents> = {
   cancelled: 'ignore',
   observerError: 'ignore',
   agentPromptStart: (event, seen) => {
-    seen.model = event.model;
+    // A provider model shows as provider/model; the Anthropic client's model by its id alone.
+    seen.model = event.provider === undefined ? event.model : `${event.provider}/${event.model}`;
     if (seen.why === undefined && event.goalAncestry) seen.why = whyLine(event.goalAncestry);
   },
   agentPromptEnd: (event, seen) => {

@@ -58,7 +58,7 @@ export const OWN_EVENTS: EventTable<void, DetailParts> = {
   cancelled: 'ignore',
   observerError: 'ignore',
   agentPromptStart: (event, parts) => {
-    parts.prompt = { agentName: event.agentName, model: event.model, promptId: event.promptId, ...(event.goalAncestry ? { goalAncestry: event.goalAncestry } : {}) };
+    parts.prompt = { agentName: event.agentName, model: event.provider === undefined ? event.model : `${event.provider}/${event.model}`, promptId: event.promptId, ...(event.goalAncestry ? { goalAncestry: event.goalAncestry } : {}) };
   },
   agentPromptEnd: (event, parts) => {
     const { id: _id, nodeId: _n, workflowId: _w, timestamp: _t, type: _type, ...rest } = event;

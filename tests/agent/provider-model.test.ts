@@ -8,6 +8,7 @@ import {
   MalformedResponseError,
   ProviderApiError,
   UsageError,
+  WorkflowTreeDebugger,
   type WorkflowEvent,
 } from 'groundswell';
 import { LruCacheStore } from 'groundswell/cache';
@@ -143,6 +144,10 @@ describe('agents on an AI SDK provider model', () => {
     expect(JSON.stringify(misses[1])).toContain('model');
     const starts = events.flatMap((event) => (event.type === 'agentPromptStart' ? [event.provider] : []));
     expect(starts).toEqual(['local', 'local', 'other']);
+    // The tree names the provider with the model.
+    const tree = new WorkflowTreeDebugger(wf).toTreeString();
+    expect(tree).toContain('(local/llama-test)');
+    expect(tree).toContain('(other/llama-test)');
   });
 
   it('retries a 429 with an apiError event per failed attempt, then answers', async () => {
