@@ -193,6 +193,6 @@ describe('agents on an AI SDK provider model', () => {
   });
 
   it('refuses a model value that is neither a model id nor a language model', () => {
-    expect(() => createAgent({ name: 'x', model: { modelId: 'half' } as never })).toThrow(/an Anthropic model id or an AI SDK language model/);
+    expect(() => createAgent({ name: 'x', model: { modelId: 'half' } as never })).toThrow(/a non-empty string \(an Anthropic model id\) or an AI SDK language model/);
   });
 });

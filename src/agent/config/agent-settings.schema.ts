@@ -22,7 +22,7 @@ const hooksSchema = strict(
 const skillSchema = strict({ name: nonEmptyText, description: text.optional(), content: text }, 'a skill ({ name, content, description? })');
 
 /** `model` wherever one is chosen (agents, prompts, the judge, the drafter). */
-export const modelSetting = union([nonEmptyText, languageModel], 'an Anthropic model id or an AI SDK language model (v2 or v3)');
+export const modelSetting = union([nonEmptyText, languageModel], 'a non-empty string (an Anthropic model id) or an AI SDK language model (v2 or v3)');
 
 /**
  * The settings an agent, a prompt and a call's overrides share (AgentSettings). The API's own
