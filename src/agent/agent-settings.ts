@@ -17,7 +17,7 @@ export interface AgentSettings {
   system?: string;
   /**
    * An Anthropic model id (sent through the agent's client), or a language model object of the AI
-   * SDK provider specification (v2 or v3): any provider, local servers included.
+   * SDK provider specification (v2, v3 or v4): any provider, local servers included.
    */
   model?: string | LanguageModelLike;
   maxTokens?: number;

@@ -119,8 +119,8 @@ const invalid: Case[] = [
   ['observed state hidden "yes"', () => ObservedState({ hidden: 'yes' } as unknown as Parameters<typeof ObservedState>[0]), /options\.hidden must be true or false, got "yes"/],
 
   // new Agent(config)
-  ['agent model 123', () => agent({ model: 123 }), /^Agent "writer": config\.model must be a non-empty string \(an Anthropic model id\) or an AI SDK language model \(v2 or v3\), got 123\.$/],
-  ['agent model ""', () => agent({ model: '' }), /config\.model must be a non-empty string \(an Anthropic model id\) or an AI SDK language model \(v2 or v3\), got ""/],
+  ['agent model 123', () => agent({ model: 123 }), /^Agent "writer": config\.model must be a non-empty string \(an Anthropic model id\) or an AI SDK language model \(v2, v3 or v4\), got 123\.$/],
+  ['agent model ""', () => agent({ model: '' }), /config\.model must be a non-empty string \(an Anthropic model id\) or an AI SDK language model \(v2, v3 or v4\), got ""/],
   ['agent temperature 5', () => agent({ temperature: 5 }), /config\.temperature must be a number between 0 and 1, got 5/],
   ['agent temperature "hot"', () => agent({ temperature: 'hot' }), /^Agent "writer": config\.temperature must be a number between 0 and 1, got "hot"\.$/],
   ['agent temperature NaN', () => agent({ temperature: Number.NaN }), /config\.temperature must be a number between 0 and 1, got NaN/],
@@ -228,7 +228,7 @@ const invalid: Case[] = [
   ['signOffGoal goal 42', () => signOffGoal({ planPath: 'PLAN.md', root: '.', judge: {} }, 42 as unknown as string), /^signOffGoal: goal must be a non-empty string, got 42\.$/],
   ['signOffGoal({})', () => signOffGoal({} as Parameters<typeof signOffGoal>[0], 'g'), /^signOffGoal: options\.planPath is required/],
   ['createPlanDrafter({})', () => createPlanDrafter({} as Parameters<typeof createPlanDrafter>[0]), /^createPlanDrafter: options\.root is required: a non-empty string/],
-  ['createPlanDrafter model 5', () => drafter({ model: 5 }), /options\.model must be a non-empty string \(an Anthropic model id\) or an AI SDK language model \(v2 or v3\), got 5/],
+  ['createPlanDrafter model 5', () => drafter({ model: 5 }), /options\.model must be a non-empty string \(an Anthropic model id\) or an AI SDK language model \(v2, v3 or v4\), got 5/],
   ['createPlanDrafter unknown key', () => drafter({ clinet: {} }), /options has an unknown key "clinet" \(did you mean client\?\)/],
   ['planDraftingTools root ""', () => planDraftingTools('', 'PLAN.md'), /^planDraftingTools: root must be a non-empty string, got ""\.$/],
   ['PlanWatcher path 5', () => new PlanWatcher({ path: 5 } as unknown as ConstructorParameters<typeof PlanWatcher>[0]), /^PlanWatcher: options\.path must be a non-empty string, got 5\.$/],

@@ -8,9 +8,9 @@ import { expected } from '../../checks/leaf.js';
 import { union } from '../../checks/union.js';
 import { isLanguageModel, type LanguageModelLike } from '../model/language-model.js';
 
-/** A language model object of the AI SDK provider specification (v2 or v3). */
+/** A language model object of the AI SDK provider specification (v2, v3 or v4). */
 const languageModel = expected<LanguageModelLike>(
-  'a language model of the AI SDK provider specification (specificationVersion v2 or v3, provider, modelId, doGenerate, doStream)',
+  'a language model of the AI SDK provider specification (specificationVersion v2, v3 or v4, provider, modelId, doGenerate, doStream)',
   isLanguageModel,
 );
 
@@ -22,7 +22,7 @@ const hooksSchema = strict(
 const skillSchema = strict({ name: nonEmptyText, description: text.optional(), content: text }, 'a skill ({ name, content, description? })');
 
 /** `model` wherever one is chosen (agents, prompts, the judge, the drafter). */
-export const modelSetting = union([nonEmptyText, languageModel], 'a non-empty string (an Anthropic model id) or an AI SDK language model (v2 or v3)');
+export const modelSetting = union([nonEmptyText, languageModel], 'a non-empty string (an Anthropic model id) or an AI SDK language model (v2, v3 or v4)');
 
 /**
  * The settings an agent, a prompt and a call's overrides share (AgentSettings). The API's own

@@ -1,10 +1,11 @@
 /**
- * A language model of the AI SDK provider specification (versions v2 and v3), typed by the parts
+ * A language model of the AI SDK provider specification (v2 and v3: AI SDK 5 and 6; v4: AI SDK 7,
+ * which reads the same in every part used here), typed by the parts
  * groundswell uses, so `import 'groundswell'` needs neither `ai` nor a provider package: any
  * provider's model object (`openai('gpt-5')`, `createOpenAICompatible(...).chatModel(id)`) fits.
  */
 export interface LanguageModelLike {
-  readonly specificationVersion: 'v2' | 'v3';
+  readonly specificationVersion: 'v2' | 'v3' | 'v4';
   /** The provider's name, such as `openai.chat` or `local.chat`. */
   readonly provider: string;
   readonly modelId: string;
@@ -78,7 +79,7 @@ export function isLanguageModel(value: unknown): value is LanguageModelLike {
   if (typeof value !== 'object' || value === null) return false;
   const model = value as Partial<LanguageModelLike>;
   return (
-    (model.specificationVersion === 'v2' || model.specificationVersion === 'v3') &&
+    (model.specificationVersion === 'v2' || model.specificationVersion === 'v3' || model.specificationVersion === 'v4') &&
     typeof model.modelId === 'string' &&
     typeof model.provider === 'string' &&
     typeof model.doGenerate === 'function' &&
