@@ -15,6 +15,7 @@ export default defineConfig({
     // snippets, stdio MCP) mostly wait on child processes, and the rest can run meanwhile.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     include: ['tests/**/*.test.ts'],
+    setupFiles: ['./tests/support/model-path-setup.ts'],
     env: { GROUNDSWELL_DECORATOR_MODE: 'tc39' },
     typecheck: { enabled: true, include: ['tests/**/*.test-d.ts'], tsconfig: './tsconfig.typecheck.json' },
   },

@@ -13,6 +13,7 @@ import {
 import { httpError, json, networkError, ScriptedModel, toolUse, type ScriptStep } from 'groundswell/testing';
 import { Answer, failed, onlyChild, runInStep, runningNodes } from '../support/agent-helpers.js';
 import { eventsOfType, record } from '../support/events.js';
+import { agentModel } from '../support/model-path.js';
 
 function askInStep(agent: Agent) {
   return runInStep(() => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer })));
@@ -27,7 +28,8 @@ const RETRIED: ReadonlyArray<[number, abstract new (...args: never[]) => Error]>
 describe('retryable API errors', () => {
   it.each(RETRIED)('%i is retried by the SDK, and each failed attempt is an apiError event on the prompt node', async (status) => {
     const model = new ScriptedModel([httpError(status), httpError(status), json({ answer: 'third time lucky' })]);
-    const agent = createAgent({ name: 'retrier', client: model.client({ maxRetries: 2 }) });
+    // Two retries: the scripted client's default, and the provider path's.
+    const agent = createAgent({ name: 'retrier', ...(await agentModel(model)) });
     const run = await askInStep(agent);
     expect(run.outcome).toEqual({ ok: true, value: { answer: 'third time lucky' } });
     expect(model.requests).toHaveLength(3);

@@ -16,6 +16,7 @@ import { flush } from '../support/core-helpers.js';
 import { caught } from '../support/decorators-helpers.js';
 import { deferred } from '../support/deferred.js';
 import { eventsOfType } from '../support/events.js';
+import { agentModel, sentErrorFlag } from '../support/model-path.js';
 
 type HookName = keyof AgentHooks;
 
@@ -51,7 +52,7 @@ describe('hook order', () => {
       toolUse('add', { a: 3, b: 4 }),
       json({ answer: 'done' }),
     ]);
-    const agent = createAgent({ name: 'ordered', client: model.client(), tools: [adder().tool, echo], hooks });
+    const agent = createAgent({ name: 'ordered', ...(await agentModel(model)), tools: [adder().tool, echo], hooks });
     await agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }));
     expect(labels()).toEqual([
       'sessionStart',
@@ -69,7 +70,7 @@ describe('hook order', () => {
   it('a call without tools gets just sessionStart and sessionEnd', async () => {
     const { hooks, labels } = recordingHooks();
     const model = new ScriptedModel([json({ answer: 'plain' })]);
-    const agent = createAgent({ name: 'plain', client: model.client(), hooks });
+    const agent = createAgent({ name: 'plain', ...(await agentModel(model)), hooks });
     await agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }));
     expect(labels()).toEqual(['sessionStart', 'sessionEnd']);
     model.assertComplete();
@@ -105,7 +106,7 @@ describe('hook order', () => {
       },
     };
     const model = new ScriptedModel([toolUse('work', {}), json({ answer: 'ok' })]);
-    const agent = createAgent({ name: 'async', client: model.client(), tools: [tool], hooks });
+    const agent = createAgent({ name: 'async', ...(await agentModel(model)), tools: [tool], hooks });
     const pending = agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }));
     await preStarted.promise;
     await flush();
@@ -121,7 +122,7 @@ describe('hook context', () => {
   it('has one shape: agentName, promptId, model, nodeId, workflowId, turn; tool fields only for tool hooks', async () => {
     const { hooks, calls } = recordingHooks();
     const model = new ScriptedModel([toolUse('add', { a: 2, b: 3 }, { id: 'toolu_ctx' }), json({ answer: '5' })]);
-    const agent = createAgent({ name: 'ctx', model: 'claude-test-ctx', client: model.client(), tools: [adder().tool], hooks });
+    const agent = createAgent({ name: 'ctx', ...(await agentModel(model, { model: 'claude-test-ctx' })), tools: [adder().tool], hooks });
     const prompt = createPrompt({ user: 'add', responseFormat: Answer });
     const run = await runInStep(() => agent.prompt(prompt));
     expect(run.outcome.ok).toBe(true);
@@ -150,7 +151,7 @@ describe('hook context', () => {
   it('outside a workflow nodeId and workflowId are undefined', async () => {
     const { hooks, calls } = recordingHooks();
     const model = new ScriptedModel([json({ answer: 'x' })]);
-    const agent = createAgent({ name: 'free', client: model.client(), hooks });
+    const agent = createAgent({ name: 'free', ...(await agentModel(model)), hooks });
     await agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }));
     for (const [, context] of calls) {
       expect(context.nodeId).toBeUndefined();
@@ -171,7 +172,7 @@ describe('hook context', () => {
       },
     });
     const model = new ScriptedModel([toolUse('boom', {}), json({ answer: 'recovered' })]);
-    const agent = createAgent({ name: 'a', client: model.client(), tools: [boom], hooks });
+    const agent = createAgent({ name: 'a', ...(await agentModel(model)), tools: [boom], hooks });
     await agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }));
     const post = contextOf(calls, 2);
     expect(post.isError).toBe(true);
@@ -185,7 +186,7 @@ describe('sessionEnd on failure', () => {
   it('runs with the error (and isError) when the call fails, and the call still fails with that error', async () => {
     const { hooks, calls, labels } = recordingHooks();
     const model = new ScriptedModel([malformedJson()]);
-    const agent = createAgent({ name: 'fails', client: model.client(), hooks });
+    const agent = createAgent({ name: 'fails', ...(await agentModel(model)), hooks });
     const error = await caught(() => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer })));
     expect(error).toBeInstanceOf(StructuredOutputError);
     expect(labels()).toEqual(['sessionStart', 'sessionEnd']);
@@ -201,7 +202,7 @@ describe('sessionEnd on failure', () => {
     const model = new ScriptedModel([malformedJson()]);
     const agent = createAgent({
       name: 'fails',
-      client: model.client(),
+      ...(await agentModel(model)),
       hooks: {
         sessionEnd: () => {
           throw new Error('hook broke');
@@ -221,7 +222,7 @@ describe('preToolUse may refuse a call', () => {
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }, { id: 'toolu_blocked' }), json({ answer: 'ok, no adding' })]);
     const agent = createAgent({
       name: 'guarded',
-      client: model.client(),
+      ...(await agentModel(model)),
       tools: [tool],
       hooks: {
         preToolUse: (context) => (context.toolName === 'add' ? { block: true, reason: 'adding is disabled today' } : undefined),
@@ -234,7 +235,8 @@ describe('preToolUse may refuse a call', () => {
     expect(executed).toEqual([]);
 
     const [sent] = toolResultsOf(model.requests[1]);
-    expect(sent).toMatchObject({ tool_use_id: 'toolu_blocked', is_error: true });
+    expect(sent).toMatchObject({ tool_use_id: 'toolu_blocked' });
+    expect(sent?.is_error).toBe(sentErrorFlag(true));
     expect(resultText(sent)).toContain('adding is disabled today');
 
     const [invocation] = eventsOfType(run.recording.events, 'toolInvocation');
@@ -247,7 +249,7 @@ describe('preToolUse may refuse a call', () => {
   it('returning nothing lets the call through (no blockedReason)', async () => {
     const { tool, calls: executed } = adder();
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }), json({ answer: '2' })]);
-    const agent = createAgent({ name: 'open', client: model.client(), tools: [tool], hooks: { preToolUse: () => undefined } });
+    const agent = createAgent({ name: 'open', ...(await agentModel(model)), tools: [tool], hooks: { preToolUse: () => undefined } });
     const run = await runInStep(() => agent.prompt(createPrompt({ user: 'add', responseFormat: Answer })));
     expect(run.outcome.ok).toBe(true);
     expect(executed).toEqual([{ a: 1, b: 1 }]);
@@ -265,7 +267,7 @@ describe('a hook that throws', () => {
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 })]);
     const agent = createAgent({
       name: 'hooked',
-      client: model.client(),
+      ...(await agentModel(model)),
       tools: [tool],
       hooks: {
         preToolUse: () => {
@@ -298,7 +300,7 @@ describe('a hook that throws', () => {
           throw new Error(`${failing} broke`);
         },
       };
-      const agent = createAgent({ name: 'hooked', client: model.client(), tools: [adder().tool], hooks });
+      const agent = createAgent({ name: 'hooked', ...(await agentModel(model)), tools: [adder().tool], hooks });
       const run = await runInStep(() => agent.prompt(createPrompt({ user: 'add', responseFormat: Answer })));
       expect(run.outcome.ok).toBe(false);
       expect(runningNodes(run.workflow.node)).toEqual([]);
@@ -312,7 +314,7 @@ describe('a hook that throws', () => {
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 })]);
     const agent = createAgent({
       name: 'hooked',
-      client: model.client(),
+      ...(await agentModel(model)),
       tools: [tool],
       hooks: {
         postToolUse: () => {
@@ -334,7 +336,7 @@ describe('a hook that throws', () => {
     const model = new ScriptedModel([]);
     const agent = createAgent({
       name: 'hooked',
-      client: model.client(),
+      ...(await agentModel(model)),
       hooks: {
         sessionStart: () => {
           throw new Error('not allowed to start');
@@ -353,7 +355,7 @@ describe('a hook that throws', () => {
     const model = new ScriptedModel([]);
     const agent = createAgent({
       name: 'hooked',
-      client: model.client(),
+      ...(await agentModel(model)),
       hooks: {
         sessionStart: () => {
           throw new Error('not allowed to start');
@@ -371,7 +373,7 @@ describe('a hook that throws', () => {
     const model = new ScriptedModel([json({ answer: 'fine' })]);
     const agent = createAgent({
       name: 'hooked',
-      client: model.client(),
+      ...(await agentModel(model)),
       hooks: {
         sessionEnd: () => {
           throw new Error('could not flush');

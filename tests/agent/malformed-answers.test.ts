@@ -14,6 +14,7 @@ import {
 import { json, rawResponse, ScriptedModel, stream, toolUse, type ScriptStep } from 'groundswell/testing';
 import { Answer, failed, onlyChild, runInStep, runningNodes } from '../support/agent-helpers.js';
 import { eventsOfType } from '../support/events.js';
+import { agentModel, nativeOnly } from '../support/model-path.js';
 
 const JSON_TYPE = { 'content-type': 'application/json' };
 const SSE_TYPE = { 'content-type': 'text/event-stream' };
@@ -156,21 +157,23 @@ describe('a 200 answer that is not a Messages-API message (non-streaming)', () =
     model.assertComplete();
   });
 
-  it('outside a workflow, agent.prompt() rejects with the MalformedResponseError itself', async () => {
+  // provider path: a 200 whose body is not a chat completion is a ProviderApiError (status 200), not a MalformedResponseError.
+  nativeOnly('outside a workflow, agent.prompt() rejects with the MalformedResponseError itself', async () => {
     const model = new ScriptedModel([rawResponse(200, {})]);
-    const agent = createAgent({ name: 'relay', client: model.client() });
+    const agent = createAgent({ name: 'relay', ...(await agentModel(model)) });
     await expect(agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }))).rejects.toBeInstanceOf(MalformedResponseError);
     model.assertComplete();
   });
 
-  it('a minimal but complete message (no optional fields, an unknown block type) is accepted', async () => {
+  // A Messages-API body on the wire: the Anthropic path only.
+  nativeOnly('a minimal but complete message (no optional fields, an unknown block type) is accepted', async () => {
     const body = message({
       content: [{ type: 'some_future_block', data: 1 }, { type: 'text', text: '{"answer":"hi"}' }],
       stop_sequence: undefined,
       role: undefined,
     });
     const model = new ScriptedModel([rawResponse(200, body, { headers: JSON_TYPE })]);
-    const agent = createAgent({ name: 'relay', client: model.client() });
+    const agent = createAgent({ name: 'relay', ...(await agentModel(model)) });
     expect(await agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }))).toEqual({ answer: 'hi' });
     model.assertComplete();
   });
@@ -212,9 +215,10 @@ describe('a streamed 200 answer that is cut or carries garbage', () => {
     await expectMalformed(model, agent, problem, true);
   });
 
-  it('agent.stream() outside a workflow rejects finalValue() and the iteration with the same MalformedResponseError', async () => {
+  // provider path: a stream cut mid-answer is retried as a new request (text already streamed is streamed again) and ends as a ProviderApiError, not a MalformedResponseError.
+  nativeOnly('agent.stream() outside a workflow rejects finalValue() and the iteration with the same MalformedResponseError', async () => {
     const model = new ScriptedModel([stream(json({ answer: 'hi' }), { cutAfterEvents: 3 })]);
-    const agent = createAgent({ name: 'relay', client: model.client() });
+    const agent = createAgent({ name: 'relay', ...(await agentModel(model)) });
     const answer = agent.stream(createPrompt({ user: 'go', responseFormat: Answer }));
     const error = await answer.finalValue().then(
       () => undefined,

@@ -4,6 +4,7 @@ import { createAgent, createPrompt, Prompt, UsageError } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { Answer, messagesOf } from '../support/agent-helpers.js';
 import { caught } from '../support/decorators-helpers.js';
+import { agentModel } from '../support/model-path.js';
 
 /** A plain assignment, which throws a TypeError on a frozen object in strict mode (ES modules are strict). */
 function assign(target: object, key: string, value: unknown): void {
@@ -52,7 +53,7 @@ describe('agent.prompt(prompt)', () => {
   it('resolves to the answer parsed by the prompt schema (defaults applied)', async () => {
     const schema = z.object({ title: z.string(), priority: z.number().default(3) });
     const model = new ScriptedModel([json({ title: 'Fix login' })]);
-    const agent = createAgent({ name: 'triage', client: model.client() });
+    const agent = createAgent({ name: 'triage', ...(await agentModel(model)) });
     const value = await agent.prompt(createPrompt({ user: 'Triage this', responseFormat: schema }));
     expect(value).toEqual({ title: 'Fix login', priority: 3 });
     model.assertComplete();
@@ -60,7 +61,7 @@ describe('agent.prompt(prompt)', () => {
 
   it('sends the user message with the data as JSON, and only the text when there is no data', async () => {
     const model = new ScriptedModel([json({ answer: 'a' }), json({ answer: 'b' })]);
-    const agent = createAgent({ name: 'reader', client: model.client() });
+    const agent = createAgent({ name: 'reader', ...(await agentModel(model)) });
     await agent.prompt(createPrompt({ user: 'Read this', data: { id: 7, tags: ['x'] }, responseFormat: Answer }));
     await agent.prompt(createPrompt({ user: 'Just text', responseFormat: Answer }));
     const [withData] = messagesOf(model.requests[0]);
@@ -76,7 +77,7 @@ describe('agent.prompt(prompt)', () => {
 
   it('refuses something that is not a Prompt with a UsageError and sends nothing', async () => {
     const model = new ScriptedModel([]);
-    const agent = createAgent({ name: 'strict', client: model.client() });
+    const agent = createAgent({ name: 'strict', ...(await agentModel(model)) });
     const notAPrompt: unknown = { user: 'hi', responseFormat: Answer };
     const error = await caught(() => agent.prompt(notAPrompt as Prompt<unknown>));
     expect(error).toBeInstanceOf(UsageError);
@@ -89,7 +90,7 @@ describe('agent.prompt(prompt)', () => {
   it('works with a schema that transforms: the prompt resolves to the transformed output', async () => {
     const schema = z.object({ due: z.string().transform((s) => new Date(s)) });
     const model = new ScriptedModel([json({ due: '2024-05-01T00:00:00.000Z' })]);
-    const agent = createAgent({ name: 'dates', client: model.client() });
+    const agent = createAgent({ name: 'dates', ...(await agentModel(model)) });
     const value = await agent.prompt(createPrompt({ user: 'When?', responseFormat: schema }));
     expect(value.due).toBeInstanceOf(Date);
     expect(value.due.toISOString()).toBe('2024-05-01T00:00:00.000Z');
@@ -155,7 +156,7 @@ describe('withData()', () => {
 
   it('sends the new data and validates with the same schema', async () => {
     const model = new ScriptedModel([json({ answer: 'au revoir' })]);
-    const agent = createAgent({ name: 'translator', client: model.client() });
+    const agent = createAgent({ name: 'translator', ...(await agentModel(model)) });
     const prompt = createPrompt({ user: 'Translate', data: { text: 'hello' }, responseFormat: Answer });
     await expect(agent.prompt(prompt.withData({ text: 'goodbye' }))).resolves.toEqual({ answer: 'au revoir' });
     const sent = String(messagesOf(model.requests[0])[0]?.content);

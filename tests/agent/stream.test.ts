@@ -11,6 +11,7 @@ import {
 import { json, ScriptedModel, stream, toolUse } from 'groundswell/testing';
 import { adder, Answer, onlyChild, runInStep } from '../support/agent-helpers.js';
 import { eventsOfType } from '../support/events.js';
+import { agentModel, pathUsage } from '../support/model-path.js';
 
 /** Every event of a stream, and the error that ended it (if any). */
 async function drain<T>(events: AsyncIterable<AgentStreamEvent<T>>): Promise<{ events: AgentStreamEvent<T>[]; error: unknown }> {
@@ -41,7 +42,7 @@ function textOf<T>(events: readonly AgentStreamEvent<T>[]): string {
 describe('agent.stream(prompt)', () => {
   it('yields the answer text as it arrives, then usage, then a validated result; finalValue() is the same value', async () => {
     const model = new ScriptedModel([stream(json({ answer: 'streamed answer' }), { chunkSize: 4 })]);
-    const agent = createAgent({ name: 'streamer', client: model.client() });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)) });
     const answer = agent.stream(createPrompt({ user: 'go', responseFormat: Answer }));
     expect(answer).toBeInstanceOf(AgentStream);
 
@@ -64,11 +65,11 @@ describe('agent.stream(prompt)', () => {
       stream(toolUse('add', { a: 1, b: 2 }), { usage: { cache_creation_input_tokens: 4, cache_read_input_tokens: 2 } }),
       stream(json({ answer: '3' }), { usage: { input_tokens: 300, output_tokens: 30, cache_creation_input_tokens: 0, cache_read_input_tokens: 250 } }),
     ]);
-    const agent = createAgent({ name: 'streamer', client: model.client(), tools: [adder().tool] });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)), tools: [adder().tool] });
     const { events } = await drain(agent.stream(createPrompt({ user: 'go', responseFormat: Answer })));
     expect(streamEventsOf(events, 'usage')).toEqual([
-      { type: 'usage', turn: 1, usage: { inputTokens: 20, outputTokens: 10, cacheCreationInputTokens: 4, cacheReadInputTokens: 2 } },
-      { type: 'usage', turn: 2, usage: { inputTokens: 300, outputTokens: 30, cacheCreationInputTokens: 0, cacheReadInputTokens: 250 } },
+      { type: 'usage', turn: 1, usage: pathUsage({ inputTokens: 20, outputTokens: 10, cacheCreationInputTokens: 4, cacheReadInputTokens: 2 }) },
+      { type: 'usage', turn: 2, usage: pathUsage({ inputTokens: 300, outputTokens: 30, cacheCreationInputTokens: 0, cacheReadInputTokens: 250 }) },
     ]);
     model.assertComplete();
   });
@@ -80,7 +81,7 @@ describe('agent.stream(prompt)', () => {
       stream(toolUse('add', { a: 3, b: 3 }, { id: 'toolu_s2' })),
       stream(json({ answer: '9' })),
     ]);
-    const agent = createAgent({ name: 'streamer', client: model.client(), tools: [tool] });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)), tools: [tool] });
     const answer = agent.stream(createPrompt({ user: 'add things', responseFormat: Answer }));
     const { events, error } = await drain(answer);
     expect(error).toBeUndefined();
@@ -116,7 +117,7 @@ describe('agent.stream(prompt)', () => {
 
   it('a tool error shows as a toolResult with isError', async () => {
     const model = new ScriptedModel([stream(toolUse('missing_tool', {})), stream(json({ answer: 'ok' }))]);
-    const agent = createAgent({ name: 'streamer', client: model.client(), tools: [adder().tool] });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)), tools: [adder().tool] });
     const { events } = await drain(agent.stream(createPrompt({ user: 'go', responseFormat: Answer })));
     const [result] = streamEventsOf(events, 'toolResult');
     expect(result).toMatchObject({ name: 'missing_tool', isError: true });
@@ -126,7 +127,7 @@ describe('agent.stream(prompt)', () => {
 
   it('a schema mismatch rejects the iteration (after the text it streamed) and finalValue()', async () => {
     const model = new ScriptedModel([stream(json({ answer: 42 }))]);
-    const agent = createAgent({ name: 'streamer', client: model.client() });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)) });
     const answer = agent.stream(createPrompt({ user: 'go', responseFormat: Answer }));
     const { events, error } = await drain(answer);
     expect(error).toBeInstanceOf(StructuredOutputError);
@@ -150,7 +151,7 @@ describe('agent.stream(prompt)', () => {
 
   it('buffers events: reading after the call finished still yields all of them, to every reader', async () => {
     const model = new ScriptedModel([stream(json({ answer: 'late reader' }), { chunkSize: 3 })]);
-    const agent = createAgent({ name: 'streamer', client: model.client() });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)) });
     const answer = agent.stream(createPrompt({ user: 'go', responseFormat: Answer }));
     await answer.finalValue();
     const first = await drain(answer);
@@ -163,14 +164,14 @@ describe('agent.stream(prompt)', () => {
 
   it('reading only finalValue() of a failing stream rejects cleanly (no unhandled rejection)', async () => {
     const model = new ScriptedModel([stream(json({}))]);
-    const agent = createAgent({ name: 'streamer', client: model.client() });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)) });
     await expect(agent.stream(createPrompt({ user: 'go', responseFormat: Answer })).finalValue()).rejects.toBeInstanceOf(StructuredOutputError);
     model.assertComplete();
   });
 
   it('inside a step, a streamed call is an agentPrompt node with the usual events', async () => {
     const model = new ScriptedModel([stream(toolUse('add', { a: 1, b: 1 })), stream(json({ answer: '2' }))]);
-    const agent = createAgent({ name: 'streamer', client: model.client(), tools: [adder().tool] });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)), tools: [adder().tool] });
     const run = await runInStep(() => agent.stream(createPrompt({ user: 'go', responseFormat: Answer })).finalValue());
     expect(run.outcome).toEqual({ ok: true, value: { answer: '2' } });
     const promptNode = onlyChild(run.step, 'agentPrompt');
@@ -187,7 +188,7 @@ describe('agent.stream(prompt)', () => {
 
   it('validates with the prompt schema, defaults included', async () => {
     const model = new ScriptedModel([stream(json({ title: 't' }))]);
-    const agent = createAgent({ name: 'streamer', client: model.client() });
+    const agent = createAgent({ name: 'streamer', ...(await agentModel(model)) });
     const answer = agent.stream(createPrompt({ user: 'go', responseFormat: z.object({ title: z.string(), done: z.boolean().default(false) }) }));
     await expect(answer.finalValue()).resolves.toEqual({ title: 't', done: false });
     model.assertComplete();

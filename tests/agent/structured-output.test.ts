@@ -12,6 +12,7 @@ import {
 import { json, malformedJson, message, ScriptedModel, text, toolUse } from 'groundswell/testing';
 import { adder, Answer, failed, runInStep, toolNamesOf } from '../support/agent-helpers.js';
 import { caught } from '../support/decorators-helpers.js';
+import { agentModel } from '../support/model-path.js';
 
 const Order = z.object({
   id: z.string(),
@@ -28,7 +29,7 @@ const GOOD_ORDER = {
 
 /** The StructuredOutputError an agent call rejects with. */
 async function outputError(model: ScriptedModel, prompt: Prompt<unknown>, mode: 'native' | 'tool' = 'native'): Promise<StructuredOutputError> {
-  const agent = createAgent({ name: 'shaper', client: model.client(), structuredOutput: mode });
+  const agent = createAgent({ name: 'shaper', ...(await agentModel(model)), structuredOutput: mode });
   const error = await caught(() => agent.prompt(prompt));
   expect(error).toBeInstanceOf(StructuredOutputError);
   return error as StructuredOutputError;
@@ -37,7 +38,7 @@ async function outputError(model: ScriptedModel, prompt: Prompt<unknown>, mode: 
 describe('native mode (the default)', () => {
   it('sends output_config.format with the JSON schema of the zod schema, and no tool_choice', async () => {
     const model = new ScriptedModel([json(GOOD_ORDER)]);
-    const agent = createAgent({ name: 'orders', client: model.client() });
+    const agent = createAgent({ name: 'orders', ...(await agentModel(model)) });
     await expect(agent.prompt(createPrompt({ user: 'parse', responseFormat: Order }))).resolves.toEqual(GOOD_ORDER);
     const body = model.requests[0]?.body;
     expect(body?.output_config?.format).toMatchObject({
@@ -64,7 +65,7 @@ describe('native mode (the default)', () => {
 
   it('keeps sending output_config on every turn of a tool loop', async () => {
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 2 }), json({ answer: '3' })]);
-    const agent = createAgent({ name: 'calc', client: model.client(), tools: [adder().tool] });
+    const agent = createAgent({ name: 'calc', ...(await agentModel(model)), tools: [adder().tool] });
     await agent.prompt(createPrompt({ user: '1+2', responseFormat: Answer }));
     for (const request of model.requests) {
       expect(request.body.output_config?.format).toMatchObject({ type: 'json_schema' });
@@ -82,7 +83,7 @@ describe('native mode (the default)', () => {
         ],
       }),
     ]);
-    const agent = createAgent({ name: 'split', client: model.client() });
+    const agent = createAgent({ name: 'split', ...(await agentModel(model)) });
     await expect(agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }))).resolves.toEqual({ answer: 'split' });
     model.assertComplete();
   });
@@ -91,7 +92,7 @@ describe('native mode (the default)', () => {
 describe('tool mode (structuredOutput: "tool")', () => {
   it('sends a final_answer tool whose input schema is the answer schema, forces it, and reads its input', async () => {
     const model = new ScriptedModel([toolUse('final_answer', GOOD_ORDER)]);
-    const agent = createAgent({ name: 'orders', client: model.client(), structuredOutput: 'tool' });
+    const agent = createAgent({ name: 'orders', ...(await agentModel(model)), structuredOutput: 'tool' });
     await expect(agent.prompt(createPrompt({ user: 'parse', responseFormat: Order }))).resolves.toEqual(GOOD_ORDER);
     const body = model.requests[0]?.body;
     expect(body?.tools).toEqual([
@@ -111,7 +112,7 @@ describe('tool mode (structuredOutput: "tool")', () => {
   it('with other tools: offers them next to final_answer, requires some tool, and ends at final_answer', async () => {
     const { tool, calls } = adder();
     const model = new ScriptedModel([toolUse('add', { a: 2, b: 2 }), toolUse('final_answer', { answer: '4' })]);
-    const agent = createAgent({ name: 'calc', client: model.client(), tools: [tool] });
+    const agent = createAgent({ name: 'calc', ...(await agentModel(model)), tools: [tool] });
     const result = await agent.execute(createPrompt({ user: '2+2', responseFormat: Answer, structuredOutput: 'tool' }));
     expect(result.value).toEqual({ answer: '4' });
     expect(result.turns).toBe(2);
@@ -218,7 +219,7 @@ describe('StructuredOutputError', () => {
 
   it('fails the step with a WorkflowError whose cause is the StructuredOutputError', async () => {
     const model = new ScriptedModel([json({ wrong: true })]);
-    const agent = createAgent({ name: 'shaper', client: model.client() });
+    const agent = createAgent({ name: 'shaper', ...(await agentModel(model)) });
     const run = await runInStep(() => agent.prompt(createPrompt({ user: 'go', responseFormat: Answer })));
     const error = failed(run.outcome);
     expect(error).toBeInstanceOf(WorkflowError);

@@ -24,6 +24,7 @@ import {
 import { flush } from '../support/core-helpers.js';
 import { caught } from '../support/decorators-helpers.js';
 import { deferred } from '../support/deferred.js';
+import { agentModel, sentErrorFlag, sentToolResult } from '../support/model-path.js';
 
 const SumAnswer = z.object({ sum: z.number() });
 
@@ -31,7 +32,7 @@ describe('the tool loop', () => {
   it('runs tools until the model stops calling them, and resolves to the final answer', async () => {
     const { tool, calls } = adder();
     const model = new ScriptedModel([toolUse('add', { a: 2, b: 3 }), toolUse('add', { a: 5, b: 1 }), json({ sum: 6 })]);
-    const agent = createAgent({ name: 'calc', client: model.client(), tools: [tool] });
+    const agent = createAgent({ name: 'calc', ...(await agentModel(model)), tools: [tool] });
     const result = await agent.execute(createPrompt({ user: '(2+3)+1?', responseFormat: SumAnswer }));
     expect(result.value).toEqual({ sum: 6 });
     expect(result.turns).toBe(3);
@@ -50,7 +51,7 @@ describe('the tool loop', () => {
       toolUse('add', { a: 5, b: 1 }, { id: 'toolu_second' }),
       json({ sum: 6 }),
     ]);
-    const agent = createAgent({ name: 'calc', client: model.client(), tools: [tool] });
+    const agent = createAgent({ name: 'calc', ...(await agentModel(model)), tools: [tool] });
     await agent.prompt(createPrompt({ user: '(2+3)+1?', responseFormat: SumAnswer }));
 
     expect(messagesOf(model.requests[0])).toEqual([{ role: 'user', content: '(2+3)+1?' }]);
@@ -61,12 +62,12 @@ describe('the tool loop', () => {
     ]);
     // The assistant turn goes back as it came, text included.
     expect(JSON.stringify(second[1]?.content)).toContain('Let me add.');
-    expect(toolResultsOf(model.requests[1])).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_first', content: '5', is_error: false }]);
+    expect(toolResultsOf(model.requests[1])).toEqual([sentToolResult('toolu_first', '5')]);
 
     const third = messagesOf(model.requests[2]);
     expect(third.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     expect(third.slice(0, 3)).toEqual(second);
-    expect(toolResultsOf(model.requests[2])).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_second', content: '6', is_error: false }]);
+    expect(toolResultsOf(model.requests[2])).toEqual([sentToolResult('toolu_second', '6')]);
     model.assertComplete();
   });
 
@@ -102,7 +103,7 @@ describe('the tool loop', () => {
       ]),
       json({ answer: 'both done' }),
     ]);
-    const agent = createAgent({ name: 'multi', client: model.client(), tools: [slow, fast] });
+    const agent = createAgent({ name: 'multi', ...(await agentModel(model)), tools: [slow, fast] });
     const pending = agent.prompt(createPrompt({ user: 'do both', responseFormat: Answer }));
     await slowStarted.promise;
     await flush();
@@ -127,7 +128,7 @@ describe('the tool loop', () => {
       execute: () => [],
     });
     const model = new ScriptedModel([json({ answer: 'none' })]);
-    const agent = createAgent({ name: 'docs', client: model.client(), tools: [search] });
+    const agent = createAgent({ name: 'docs', ...(await agentModel(model)), tools: [search] });
     await agent.prompt(createPrompt({ user: 'find x', responseFormat: Answer }));
     const [definition] = model.requests[0]?.body.tools ?? [];
     expect(definition).toMatchObject({
@@ -151,11 +152,11 @@ describe('tool failures go back to the model as is_error results', () => {
       },
     });
     const model = new ScriptedModel([toolUse('fetch_page', { url: 'https://example.test' }), json({ answer: 'could not fetch' })]);
-    const agent = createAgent({ name: 'web', client: model.client(), tools: [flaky] });
+    const agent = createAgent({ name: 'web', ...(await agentModel(model)), tools: [flaky] });
     const result = await agent.execute(createPrompt({ user: 'read it', responseFormat: Answer }));
     expect(result.value).toEqual({ answer: 'could not fetch' });
     const [sent] = toolResultsOf(model.requests[1]);
-    expect(sent?.is_error).toBe(true);
+    expect(sent?.is_error).toBe(sentErrorFlag(true));
     expect(resultText(sent)).toContain('ECONNRESET while fetching');
     expect(resultText(sent)).toContain('fetch_page');
     expect(result.toolCalls).toEqual([expect.objectContaining({ name: 'fetch_page', isError: true })]);
@@ -170,10 +171,10 @@ describe('tool failures go back to the model as is_error results', () => {
       execute: async () => Promise.reject(new Error('quota exceeded')),
     });
     const model = new ScriptedModel([toolUse('later', {}), json({ answer: 'ok' })]);
-    const agent = createAgent({ name: 'a', client: model.client(), tools: [rejecting] });
+    const agent = createAgent({ name: 'a', ...(await agentModel(model)), tools: [rejecting] });
     await expect(agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }))).resolves.toEqual({ answer: 'ok' });
     const [sent] = toolResultsOf(model.requests[1]);
-    expect(sent?.is_error).toBe(true);
+    expect(sent?.is_error).toBe(sentErrorFlag(true));
     expect(resultText(sent)).toContain('quota exceeded');
     model.assertComplete();
   });
@@ -193,11 +194,11 @@ describe('tool failures go back to the model as is_error results', () => {
       toolUse('create_user', { age: 'old', profile: { email: 7 }, roles: ['admin', 3] }),
       json({ answer: 'fixed it' }),
     ]);
-    const agent = createAgent({ name: 'admin', client: model.client(), tools: [createUser] });
+    const agent = createAgent({ name: 'admin', ...(await agentModel(model)), tools: [createUser] });
     await expect(agent.prompt(createPrompt({ user: 'add Ada', responseFormat: Answer }))).resolves.toEqual({ answer: 'fixed it' });
     expect(executed).toBe(0);
     const [sent] = toolResultsOf(model.requests[1]);
-    expect(sent?.is_error).toBe(true);
+    expect(sent?.is_error).toBe(sentErrorFlag(true));
     const message = resultText(sent);
     expect(message).toContain('create_user');
     for (const path of ['age', 'profile.email', 'roles.1']) expect(message).toContain(path);
@@ -208,10 +209,10 @@ describe('tool failures go back to the model as is_error results', () => {
     const { tool } = adder();
     const echo = defineTool({ name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }), execute: ({ text: t }) => t });
     const model = new ScriptedModel([toolUse('multiply', { a: 2, b: 3 }), json({ answer: 'used add instead' })]);
-    const agent = createAgent({ name: 'calc', client: model.client(), tools: [tool, echo] });
+    const agent = createAgent({ name: 'calc', ...(await agentModel(model)), tools: [tool, echo] });
     await expect(agent.prompt(createPrompt({ user: '2*3', responseFormat: Answer }))).resolves.toEqual({ answer: 'used add instead' });
     const [sent] = toolResultsOf(model.requests[1]);
-    expect(sent?.is_error).toBe(true);
+    expect(sent?.is_error).toBe(sentErrorFlag(true));
     const message = resultText(sent);
     expect(message).toContain('multiply');
     expect(message).toContain('add');
@@ -224,7 +225,7 @@ describe('maxTurns', () => {
   it('stops a model that keeps calling tools with MaxTurnsExceededError, after exactly maxTurns requests', async () => {
     const { tool, calls } = adder();
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }), toolUse('add', { a: 2, b: 2 }), toolUse('add', { a: 3, b: 3 })]);
-    const agent = createAgent({ name: 'loopy', client: model.client(), tools: [tool], maxTurns: 3 });
+    const agent = createAgent({ name: 'loopy', ...(await agentModel(model)), tools: [tool], maxTurns: 3 });
     const error = await caught(() => agent.prompt(createPrompt({ user: 'count', responseFormat: Answer })));
     expect(error).toBeInstanceOf(MaxTurnsExceededError);
     expect(error).toMatchObject({ maxTurns: 3, agentName: 'loopy' });
@@ -237,7 +238,7 @@ describe('maxTurns', () => {
   it('an answer on the last allowed turn is fine', async () => {
     const { tool } = adder();
     const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }), json({ sum: 2 })]);
-    const agent = createAgent({ name: 'tight', client: model.client(), tools: [tool], maxTurns: 2 });
+    const agent = createAgent({ name: 'tight', ...(await agentModel(model)), tools: [tool], maxTurns: 2 });
     await expect(agent.prompt(createPrompt({ user: '1+1', responseFormat: SumAnswer }))).resolves.toEqual({ sum: 2 });
     model.assertComplete();
   });
@@ -256,7 +257,7 @@ describe('what a tool receives', () => {
       },
     });
     const model = new ScriptedModel([toolUse('probe', { n: '42' }, { id: 'toolu_probe_7' }), json({ answer: 'done' })]);
-    const agent = createAgent({ name: 'prober', client: model.client(), tools: [probe], env: { API_TOKEN: 'agent-token' } });
+    const agent = createAgent({ name: 'prober', ...(await agentModel(model)), tools: [probe], env: { API_TOKEN: 'agent-token' } });
     await agent.prompt(createPrompt({ user: 'probe', responseFormat: Answer }));
     expect(seen).toHaveLength(1);
     expect(seen[0]?.input).toEqual({ n: 42 });
@@ -279,7 +280,7 @@ describe('what a tool receives', () => {
         }),
     });
     const model = new ScriptedModel([toolUse('wait', {})]);
-    const agent = createAgent({ name: 'waiter', client: model.client(), tools: [wait] });
+    const agent = createAgent({ name: 'waiter', ...(await agentModel(model)), tools: [wait] });
     const workflow = createWorkflow({ name: 'cancel-me' }, (ctx) =>
       ctx.step('ask', () => agent.prompt(createPrompt({ user: 'wait', responseFormat: Answer }))),
     );
@@ -324,7 +325,7 @@ describe('env isolation between concurrent calls', () => {
       },
     });
     const model = whoamiModel();
-    const agent = createAgent({ name: 'tenant', client: model.client(), tools: [whoami], env: { SHARED: 'agent-level' } });
+    const agent = createAgent({ name: 'tenant', ...(await agentModel(model)), tools: [whoami], env: { SHARED: 'agent-level' } });
     const prompt = createPrompt({ user: 'who am I?', responseFormat: Answer });
     const [a, b] = await Promise.all([
       agent.prompt(prompt, { env: { TENANT: 'alpha', TENANT_SECRET: 'a-secret' } }),
@@ -343,7 +344,7 @@ describe('env isolation between concurrent calls', () => {
     const before = envSnapshot();
     const whoami = defineTool({ name: 'whoami', description: 'Env.', input: z.object({}), execute: (_i, { env }) => JSON.stringify(env) });
     const model = whoamiModel();
-    const agent = createAgent({ name: 'tenant', client: model.client(), tools: [whoami], env: { SHARED: 'agent-level' } });
+    const agent = createAgent({ name: 'tenant', ...(await agentModel(model)), tools: [whoami], env: { SHARED: 'agent-level' } });
     const value = await agent.prompt(createPrompt({ user: 'who?', responseFormat: Answer }));
     expect(JSON.parse(value.answer)).toEqual({ SHARED: 'agent-level' });
     expect(envSnapshot()).toEqual(before);
@@ -364,7 +365,7 @@ describe('tool definitions', () => {
     const first = adder().tool;
     const second = adder().tool;
     const model = new ScriptedModel([]);
-    const agent = createAgent({ name: 'dup', client: model.client(), tools: [first, second] });
+    const agent = createAgent({ name: 'dup', ...(await agentModel(model)), tools: [first, second] });
     const error = await caught(() => agent.prompt(createPrompt({ user: 'x', responseFormat: Answer })));
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain('add');

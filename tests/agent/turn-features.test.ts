@@ -10,6 +10,7 @@ import type { ToolCallDone, TurnFeature, TurnFeatureFactory } from '../../src/ag
 import { CHECKPOINT_HEADING } from '../../src/trajectory/render-checkpoint.js';
 
 import { adder } from '../support/agent-helpers.js';
+import { agentModel, nativeOnly, providerPath, systemText } from '../support/model-path.js';
 
 const Sum = z.object({ sum: z.number() });
 
@@ -57,15 +58,20 @@ describe('turn features', () => {
     const { feature, seen } = roundCounter();
     register('counting', () => feature);
     const model = new ScriptedModel([toolUse('add', { a: 2, b: 3 }), toolUse('add', { a: 5, b: 1 }), json({ sum: 6 })]);
-    const agent = createAgent({ name: 'counting', client: model.client(), system: 'You add.', tools: [tool] });
+    const agent = createAgent({ name: 'counting', ...(await agentModel(model)), system: 'You add.', tools: [tool] });
     const result = await agent.execute(createPrompt({ user: '(2+3)+1?', responseFormat: Sum }));
 
     expect(result.value).toEqual({ sum: 6 });
-    expect(model.requests.map(systemBlocks)).toEqual([
-      [expect.stringContaining('You add.'), '<round>1</round>'],
-      [expect.stringContaining('You add.'), '<round>2</round>'],
-      [expect.stringContaining('You add.'), '<round>3</round>'],
-    ]);
+    // The provider path joins the blocks into one system message, in the same order.
+    if (providerPath) {
+      expect(model.requests.map((r) => systemText(r.body))).toEqual([1, 2, 3].map((n) => `You add.\n\n<round>${n}</round>`));
+    } else {
+      expect(model.requests.map(systemBlocks)).toEqual([
+        [expect.stringContaining('You add.'), '<round>1</round>'],
+        [expect.stringContaining('You add.'), '<round>2</round>'],
+        [expect.stringContaining('You add.'), '<round>3</round>'],
+      ]);
+    }
     expect(JSON.stringify(model.requests.map((r) => r.body.messages))).not.toContain('<round>');
     expect(seen.rounds).toEqual([1, 2]);
     expect(seen.calls.map((done) => [done.turn, done.record.name, done.record.output])).toEqual([
@@ -77,10 +83,10 @@ describe('turn features', () => {
   it('another agent without the feature sends exactly what it sent before', async () => {
     register('counting', () => roundCounter().feature);
     const model = new ScriptedModel([json({ sum: 1 })]);
-    await createAgent({ name: 'plain', client: model.client(), system: 'You add.' }).prompt(
+    await createAgent({ name: 'plain', ...(await agentModel(model)), system: 'You add.' }).prompt(
       createPrompt({ user: '1?', responseFormat: Sum }),
     );
-    expect(model.requests[0]?.body.system).toBe('You add.');
+    expect(systemText(model.requests[0]?.body ?? {})).toBe('You add.');
   });
 
   it('hears about a compaction done by the built-in feature, and runs after the built-in blocks', async () => {
@@ -94,7 +100,7 @@ describe('turn features', () => {
     writeFileSync(planPath, '# Plan\n\n## Goals\n- [ ] G1: add\n\n## Log\n');
     const agent = createAgent({
       name: 'compacting',
-      client: model.client(),
+      ...(await agentModel(model)),
       system: 'You add.',
       tools: [tool],
       maxTurns: 8,
@@ -112,7 +118,15 @@ describe('turn features', () => {
     expect(compacted.length).toBeGreaterThan(0);
     expect(seen.compactions).toEqual(compacted);
     // After a compaction: the plan resync, the checkpoint (built-in, in registration order), then ours.
-    const blocks = systemBlocks(model.requests[(compacted[0] ?? 0) - 1]);
+    const request = model.requests[(compacted[0] ?? 0) - 1];
+    const text = systemText(request?.body ?? {}) ?? '';
+    const order = ['You add.', 'Earlier turns were compacted.', `\n\n${CHECKPOINT_HEADING}`, '\n\n<round>'].map((part) => text.indexOf(part));
+    expect(order[0]).toBe(0);
+    expect(order.slice(1).every((at, i) => at > (order[i] ?? Infinity))).toBe(true);
+    expect(text).toMatch(/\n\n<round>\d<\/round>$/);
+    // The provider path joins the blocks into one system message: only the Messages body has them apart.
+    if (providerPath) return;
+    const blocks = systemBlocks(request);
     expect(blocks[0]).toContain('You add.');
     const plan = blocks.findIndex((text) => text.includes('Earlier turns were compacted.'));
     const checkpoint = blocks.findIndex((text) => text.startsWith(CHECKPOINT_HEADING));
@@ -122,7 +136,8 @@ describe('turn features', () => {
     expect(blocks).toHaveLength(checkpoint + 2);
   });
 
-  it('a feature changes one request only: another model, a subset of the tools, a tool choice', async () => {
+  // provider path: a feature's override({ model }) is ignored (the request goes to the provider model; the modelRequest event still names the override).
+  nativeOnly('a feature changes one request only: another model, a subset of the tools, a tool choice', async () => {
     const { tool } = adder();
     register('switching', () => ({
       name: 'switcher',
@@ -131,7 +146,7 @@ describe('turn features', () => {
       },
     }));
     const model = new ScriptedModel([toolUse('add', { a: 2, b: 3 }), json({ sum: 5 }), json({ sum: 9 })]);
-    const agent = createAgent({ name: 'switching', client: model.client(), model: 'claude-sonnet-5-5', tools: [tool] });
+    const agent = createAgent({ name: 'switching', ...(await agentModel(model, { model: 'claude-sonnet-5-5' })), tools: [tool] });
     const events: WorkflowEvent[] = [];
     const wf = createWorkflow({ name: 'switch' }, (ctx) =>
       ctx.step('ask', async () => {
@@ -156,7 +171,7 @@ describe('turn features', () => {
     const { tool } = adder();
     register('offering', () => ({ name: 'offerer', beforeRequest: (request) => request.override({ tools: ['delete_everything'] }) }));
     const model = new ScriptedModel([json({ sum: 1 })]);
-    const agent = createAgent({ name: 'offering', client: model.client(), tools: [tool] });
+    const agent = createAgent({ name: 'offering', ...(await agentModel(model)), tools: [tool] });
     await expect(agent.prompt(createPrompt({ user: '1?', responseFormat: Sum }))).rejects.toThrow(
       /Turn feature "offerer" offered tool "delete_everything", which this call does not have \(it has: add\)/,
     );
@@ -178,7 +193,7 @@ describe('turn features', () => {
     );
     try {
       const model = new ScriptedModel([toolUse('add', { a: 1, b: 1 }), json({ sum: 2 })]);
-      const agent = createAgent({ name: 'stopping', client: model.client(), tools: [tool] });
+      const agent = createAgent({ name: 'stopping', ...(await agentModel(model)), tools: [tool] });
       const error: unknown = await agent.prompt(createPrompt({ user: '1+1?', responseFormat: Sum })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(AgentLoopStoppedError);
       expect(error).toMatchObject({ feature: 'limit', reason: 'two requests are the limit', turn: 2, agentName: 'stopping', retryable: false });
