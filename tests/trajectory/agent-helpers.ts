@@ -15,6 +15,7 @@ import {
 import { json, ScriptedModel, toolUse, type MessageStep, type RecordedRequest, type ScriptStep } from 'groundswell/testing';
 import { eventsOfType, record, type EventOf, type Recording } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { agentModel, providerPath } from '../support/model-path.js';
 
 export const HEADING = '[TRAJECTORY CHECKPOINT]';
 export const ENV_VAR = 'GROUNDSWELL_TRAJECTORY_CHECKPOINT';
@@ -109,13 +110,13 @@ export interface Harness {
 }
 
 /** A scripted model and an agent with the file tools talking to it. */
-export function harness(
+export async function harness(
   script: readonly ScriptStep[],
   config: Omit<AgentConfig, 'client' | 'name' | 'tools'> & { name?: string } = {},
   tools: FileTools = fileTools(),
-): Harness {
+): Promise<Harness> {
   const model = new ScriptedModel(script);
-  const agent = createAgent({ name: 'coder', system: SYSTEM, tools: tools.all, ...config, client: model.client() });
+  const agent = createAgent({ name: 'coder', system: SYSTEM, tools: tools.all, ...config, ...(await agentModel(model)) });
   return { model, agent, tools };
 }
 
@@ -147,13 +148,26 @@ export function agentPromptNode(root: WorkflowNode): WorkflowNode {
   throw new Error('expected an agentPrompt node');
 }
 
-/** The system of a request as text blocks (a plain string becomes one block; none is []). */
+/**
+ * The system of a request as text blocks (a plain string becomes one block; none is []). The
+ * provider path sends the blocks joined by blank lines as one system message, which the server
+ * records as one block: that block is split again before the checkpoint heading, so a checkpoint
+ * reads as its own last block on both paths.
+ */
 export function systemBlocks(request: RecordedRequest | undefined): TextBlockParam[] {
   if (request === undefined) throw new Error('expected a recorded request');
   const system = request.body.system;
   if (system === undefined) return [];
   if (typeof system === 'string') return [{ type: 'text', text: system }];
-  return [...system];
+  if (!providerPath || system.length !== 1) return [...system];
+  const text = system[0]?.text ?? '';
+  const at = text.startsWith(HEADING) ? 0 : text.indexOf(`\n\n${HEADING}`);
+  if (at < 0) return [...system];
+  if (at === 0) return [{ type: 'text', text }];
+  return [
+    { type: 'text', text: text.slice(0, at) },
+    { type: 'text', text: text.slice(at + 2) },
+  ];
 }
 
 /** The checkpoint blocks of a request's system (the feature promises at most one). */

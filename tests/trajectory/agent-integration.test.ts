@@ -39,6 +39,7 @@ import {
   type Harness,
   type Run,
 } from './agent-helpers.js';
+import { agentModel, providerPath, sentErrorFlag, systemText } from '../support/model-path.js';
 
 type CheckpointEvent = EventOf<'trajectoryCheckpoint'>;
 type Trajectory = NonNullable<AgentConfig['trajectory']>;
@@ -61,7 +62,7 @@ function linesStarting(text: string | undefined, prefix: string): string[] {
 
 /** The reference failure run in a workflow with a declared goal, with the given trajectory options. */
 async function referenceRun(trajectory?: Trajectory): Promise<Harness & { run: Run<{ done: boolean }> }> {
-  const h = harness(referenceScript(), trajectory === undefined ? {} : { trajectory });
+  const h = await harness(referenceScript(), trajectory === undefined ? {} : { trajectory });
   const run = await runInGoal(() => h.agent.prompt(fixPrompt()));
   h.model.assertComplete();
   return { ...h, run };
@@ -97,7 +98,7 @@ describe('the reference failure: changed-payload full rewrites of an existing fi
     // Both rewrites came back to the model as errors.
     for (const i of [1, 2]) {
       const [result] = toolResultsOf(model.requests[i]);
-      expect(result?.is_error).toBe(true);
+      expect(result?.is_error).toBe(sentErrorFlag(true));
       expect(resultText(result)).toContain('pal.cpp exists');
     }
 
@@ -168,10 +169,15 @@ describe('one checkpoint per request, last, never accumulating', () => {
 
       // The first request: the identity and the goal ancestry (with cache_control), no checkpoint.
       const base = systemBlocks(first);
-      expect(base).toEqual([
-        { type: 'text', text: SYSTEM },
-        { type: 'text', text: expect.stringContaining(`Goal: ${GOAL}`), cache_control: EPHEMERAL },
-      ]);
+      expect(base).toEqual(
+        providerPath
+          ? // One system message, without cache breakpoints (Chat Completions has none).
+            [{ type: 'text', text: expect.stringMatching(new RegExp(`^${SYSTEM}\n\n[\\s\\S]*Goal: ${GOAL}`)) }]
+          : [
+              { type: 'text', text: SYSTEM },
+              { type: 'text', text: expect.stringContaining(`Goal: ${GOAL}`), cache_control: EPHEMERAL },
+            ],
+      );
       expect(occurrences(rawBodyOf(first), HEADING)).toBe(0);
 
       const seen: string[] = [];
@@ -196,15 +202,15 @@ describe('one checkpoint per request, last, never accumulating', () => {
   }
 
   it('a plain-string system becomes [identity, checkpoint]; an agent without a system sends [checkpoint]', async () => {
-    const withSystem = harness(referenceScript(), { trajectory: { checkpoint: 'adaptive' } });
-    const without = harness(referenceScript(), { trajectory: { checkpoint: 'adaptive' }, system: undefined });
+    const withSystem = await harness(referenceScript(), { trajectory: { checkpoint: 'adaptive' } });
+    const without = await harness(referenceScript(), { trajectory: { checkpoint: 'adaptive' }, system: undefined });
     // Outside a workflow: no goal ancestry, so the prompt's request stands in for the goal.
     await withSystem.agent.prompt(fixPrompt());
     await without.agent.prompt(fixPrompt());
     withSystem.model.assertComplete();
     without.model.assertComplete();
 
-    expect(withSystem.model.requests[0]?.body.system).toBe(SYSTEM);
+    expect(systemText(withSystem.model.requests[0]?.body ?? {})).toBe(SYSTEM);
     expect('system' in (without.model.requests[0]?.body ?? {})).toBe(false);
     for (let i = 1; i < 5; i += 1) {
       const a = systemBlocks(withSystem.model.requests[i]);
@@ -219,7 +225,7 @@ describe('one checkpoint per request, last, never accumulating', () => {
   });
 
   it('an SDK retry of a request resends the same single checkpoint, and no second event', async () => {
-    const { model, agent } = harness(
+    const { model, agent } = await harness(
       [toolUse('file_read', { path: 'pal.cpp' }), httpError(529), json({ done: true })],
       { trajectory: { checkpoint: 'always' } },
     );
@@ -265,7 +271,7 @@ describe('trajectoryCheckpoint events', () => {
   });
 
   it('an unchanged checkpoint (a reflection retry with no new tool call) emits no event; adaptive leaves an on-trajectory one out', async () => {
-    const { model, agent } = harness(readThenReflect(), { trajectory: { checkpoint: 'adaptive' }, enableReflection: true });
+    const { model, agent } = await harness(readThenReflect(), { trajectory: { checkpoint: 'adaptive' }, enableReflection: true });
     const run = await runInGoal(() => agent.prompt(fixPrompt()));
     model.assertComplete();
     expect(run.value).toEqual({ done: true });
@@ -279,7 +285,7 @@ describe('trajectoryCheckpoint events', () => {
   });
 
   it('adaptive keeps injecting an unchanged checkpoint that is not on trajectory, without a new event', async () => {
-    const { model, agent } = harness(readThenReflect(toolUse('file_write', { path: 'pal.cpp', content: 'x' })), {
+    const { model, agent } = await harness(readThenReflect(toolUse('file_write', { path: 'pal.cpp', content: 'x' })), {
       trajectory: { checkpoint: 'adaptive' },
       enableReflection: true,
     });
@@ -359,7 +365,7 @@ describe('modes', () => {
   });
 
   it('always injects on every request after the first tool call, also when unchanged', async () => {
-    const { model, agent } = harness(readThenReflect(), { trajectory: { checkpoint: 'always' }, enableReflection: true });
+    const { model, agent } = await harness(readThenReflect(), { trajectory: { checkpoint: 'always' }, enableReflection: true });
     const run = await runInGoal(() => agent.prompt(fixPrompt()));
     model.assertComplete();
     expect(run.checkpoints.map((e) => [e.revision, e.assessment, e.injected])).toEqual([[1, 'on_trajectory', true]]);
@@ -435,7 +441,7 @@ describe('bounded and sanitised', () => {
   it('a 1 MB tool output: the rendering stays under the default cap, the summary is short, the event is small', async () => {
     const log = readTool('fetch_log', () => 'GET /index.html 200 12ms\n'.repeat(Math.ceil(MEGABYTE / 25)).slice(0, MEGABYTE));
     const model = new ScriptedModel([toolUse('fetch_log', { path: 'access.log' }), json({ done: true })]);
-    const agent = createAgent({ name: 'coder', client: model.client(), tools: [log], trajectory: { checkpoint: 'adaptive' } });
+    const agent = createAgent({ name: 'coder', ...(await agentModel(model)), tools: [log], trajectory: { checkpoint: 'adaptive' } });
     const run = await runInGoal(() => agent.prompt(fixPrompt()));
     model.assertComplete();
 
@@ -462,7 +468,7 @@ describe('bounded and sanitised', () => {
       const model = new ScriptedModel(script);
       const agent = createAgent({
         name: 'coder',
-        client: model.client(),
+        ...(await agentModel(model)),
         tools: [huge, tools.fileWrite],
         trajectory: { checkpoint: 'adaptive', ...(maxChars === DEFAULT_CHECKPOINT_CHARS ? {} : { maxChars }) },
       });
@@ -484,7 +490,7 @@ describe('bounded and sanitised', () => {
     const png = `\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR\u0000\u0000\u0001\u0000${'\u0000\u0007\u0003'.repeat(200)}IEND`;
     const image = readTool('read_image', () => png);
     const model = new ScriptedModel([toolUse('read_image', { path: 'logo.png' }), json({ done: true })]);
-    const agent = createAgent({ name: 'coder', client: model.client(), tools: [image], trajectory: { checkpoint: 'adaptive' } });
+    const agent = createAgent({ name: 'coder', ...(await agentModel(model)), tools: [image], trajectory: { checkpoint: 'adaptive' } });
     const run = await runInGoal(() => agent.prompt(fixPrompt()));
     model.assertComplete();
 
@@ -505,7 +511,7 @@ describe('bounded and sanitised', () => {
     /** A workflow holding `secret` in a redacted field, whose run asks the agent once. */
     async function runWithSecret(secret: string, agentConfig: { tools: AgentConfig['tools']; script: MessageStep[]; user?: string; goal?: string }) {
       const model = new ScriptedModel(agentConfig.script);
-      const agent = createAgent({ name: 'coder', client: model.client(), tools: agentConfig.tools, trajectory: { checkpoint: 'adaptive' } });
+      const agent = createAgent({ name: 'coder', ...(await agentModel(model)), tools: agentConfig.tools, trajectory: { checkpoint: 'adaptive' } });
       class Deploy extends Workflow<{ done: boolean }> {
         @ObservedState({ redact: true }) apiToken = secret;
         override async run(): Promise<{ done: boolean }> {
@@ -579,7 +585,7 @@ describe('bounded and sanitised', () => {
   it('a huge prompt without a declared goal keeps the event bounded', async () => {
     const user = `Summarise this document:\n${'lorem ipsum '.repeat(MEGABYTE / 12)}`;
     const model = new ScriptedModel([toolUse('file_read', { path: 'pal.cpp' }), json({ done: true })]);
-    const agent = createAgent({ name: 'coder', client: model.client(), tools: fileTools().all, trajectory: { checkpoint: 'adaptive' } });
+    const agent = createAgent({ name: 'coder', ...(await agentModel(model)), tools: fileTools().all, trajectory: { checkpoint: 'adaptive' } });
     const events: CheckpointEvent[] = [];
     const run = await runInGoal(() => agent.prompt(fixPrompt(user)), '');
     events.push(...run.checkpoints);
@@ -598,7 +604,7 @@ describe('a hook that keeps refusing a mutation', () => {
 
   it('three refusals of the same input: blocked, stop calling it', async () => {
     const same = { path: 'pal.cpp', content: 'int main() { return 1; }' };
-    const { model, agent, tools } = harness(
+    const { model, agent, tools } = await harness(
       [toolUse('file_write', same), toolUse('file_write', same), toolUse('file_write', same), json({ done: false })],
       { trajectory: { checkpoint: 'adaptive' }, hooks: refuseRewrites },
     );
@@ -623,7 +629,7 @@ describe('a hook that keeps refusing a mutation', () => {
   });
 
   it('three refusals with changed payloads stay recovery_required (a fresh read is the way out), not blocked', async () => {
-    const { model, agent } = harness(
+    const { model, agent } = await harness(
       [1, 2, 3].map((n) => toolUse('file_write', { path: 'pal.cpp', content: `v${n}` })).concat([json({ done: false })]),
       { trajectory: { checkpoint: 'adaptive' }, hooks: refuseRewrites },
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, type ContextCompactedEvent, type TrajectoryCheckpointEvent, type WorkflowEvent } from 'groundswell';
 import { ScriptedModel, json, toolUse, type RecordedRequest } from 'groundswell/testing';
+import { agentModel } from '../support/model-path.js';
 
 const Done = z.object({ done: z.boolean() });
 const fetchPage = defineTool({
@@ -18,7 +19,7 @@ async function longLoop(strategy: 'drop' | 'summarize', pages = 6) {
   const model = new ScriptedModel([...steps, json({ done: true })]);
   const agent = createAgent({
     name: 'reader',
-    client: model.client(),
+    ...(await agentModel(model)),
     tools: [fetchPage],
     maxTurns: pages + 2,
     trajectory: { checkpoint: 'always', contextBudget: { maxChars: 2_500, strategy, keepTurns: 2 } },
@@ -82,7 +83,7 @@ describe('context budget', () => {
 
   it('is off unless configured: the history is sent whole', async () => {
     const model = new ScriptedModel([toolUse('fetch_page', { url: 'a' }), toolUse('fetch_page', { url: 'b' }), toolUse('fetch_page', { url: 'c' }), json({ done: true })]);
-    const agent = createAgent({ name: 'reader', client: model.client(), tools: [fetchPage] });
+    const agent = createAgent({ name: 'reader', ...(await agentModel(model)), tools: [fetchPage] });
     await agent.prompt(createPrompt({ user: 'Read', responseFormat: Done }));
     expect(messagesOf(model.lastRequest)).toHaveLength(7);
     model.assertComplete();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, type TrajectoryCheckpointEvent, type WorkflowEvent } from 'groundswell';
 import { ScriptedModel, json, malformedJson, toolUse } from 'groundswell/testing';
+import { agentModel } from '../support/model-path.js';
 
 const Done = z.object({ done: z.boolean() });
 
@@ -18,7 +19,7 @@ function systemText(body: { system?: unknown }): string {
 async function run(model: ScriptedModel, grounding: 'initial' | 'adaptive' | 'off') {
   const agent = createAgent({
     name: 'worker',
-    client: model.client({ maxRetries: 0 }),
+    ...(await agentModel(model)),
     trajectory: { checkpoint: 'adaptive', grounding },
   });
   const events: WorkflowEvent[] = [];
@@ -91,7 +92,7 @@ describe('model grounding pass', () => {
       ground('[turn 2/tool_failure]'),
       json({ done: true }),
     ]);
-    const agent = createAgent({ name: 'worker', client: model.client(), tools: [read, write], trajectory: { checkpoint: 'adaptive', grounding: 'adaptive' } });
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)), tools: [read, write], trajectory: { checkpoint: 'adaptive', grounding: 'adaptive' } });
     const wf = createWorkflow({ name: 'job' }, (ctx) => ctx.step('work', () => agent.prompt(createPrompt({ user: 'Edit a.txt', responseFormat: Done }))));
     await wf.run();
     const kinds = model.requests.map((r) => (r.body.tools ? 'main' : 'grounding'));
@@ -103,7 +104,7 @@ describe('model grounding pass', () => {
 describe('child agents', () => {
   it('an agent called from a tool of another run gets a scoped parent slice and runs no grounding pass of its own', async () => {
     const child = new ScriptedModel([json({ answer: 'looked it up' })]);
-    const helper = createAgent({ name: 'helper', client: child.client(), trajectory: { checkpoint: 'adaptive' } });
+    const helper = createAgent({ name: 'helper', ...(await agentModel(child)), trajectory: { checkpoint: 'adaptive' } });
     const ask = defineTool({
       name: 'ask_helper',
       description: 'Delegate a lookup',
@@ -115,7 +116,7 @@ describe('child agents', () => {
       toolUse('ask_helper', { q: 'prices' }),
       json({ done: true }),
     ]);
-    const lead = createAgent({ name: 'lead', client: parent.client(), tools: [ask], trajectory: { checkpoint: 'adaptive', grounding: 'initial' } });
+    const lead = createAgent({ name: 'lead', ...(await agentModel(parent)), tools: [ask], trajectory: { checkpoint: 'adaptive', grounding: 'initial' } });
     const wf = createWorkflow({ name: 'job', goal: 'Publish the price list' }, (ctx) =>
       ctx.step('work', () => lead.prompt(createPrompt({ user: 'Publish prices', responseFormat: Done }))),
     );

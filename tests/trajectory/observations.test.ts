@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, type TrajectoryCheckpointEvent, type WorkflowEvent } from 'groundswell';
 import { ScriptedModel, json, toolUse } from 'groundswell/testing';
+import { agentModel } from '../support/model-path.js';
 
 const Done = z.object({ done: z.boolean() });
 
 async function lastCheckpoint(tools: Parameters<typeof createAgent>[0]['tools'], script: ConstructorParameters<typeof ScriptedModel>[0]) {
   const model = new ScriptedModel(script);
-  const agent = createAgent({ name: 'lead', client: model.client(), tools, trajectory: { checkpoint: 'shadow' } });
+  const agent = createAgent({ name: 'lead', ...(await agentModel(model)), tools, trajectory: { checkpoint: 'shadow' } });
   const events: WorkflowEvent[] = [];
   const wf = createWorkflow({ name: 'job', goal: 'Ship it' }, (ctx) => ctx.step('go', () => agent.prompt(createPrompt({ user: 'Go', responseFormat: Done }))));
   wf.addObserver({ onEvent: (e) => events.push(e) });
@@ -19,7 +20,7 @@ async function lastCheckpoint(tools: Parameters<typeof createAgent>[0]['tools'],
 describe('observations from the tool loop', () => {
   it('a tool that ran a child agent yields verification work, not a completion claim', async () => {
     const childModel = new ScriptedModel([json({ answer: 'all migrated' })]);
-    const worker = createAgent({ name: 'worker', client: childModel.client() });
+    const worker = createAgent({ name: 'worker', ...(await agentModel(childModel)) });
     const delegate = defineTool({
       name: 'delegate',
       description: 'Hand work to a worker agent',

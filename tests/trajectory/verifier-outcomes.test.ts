@@ -37,7 +37,7 @@ function runTests(output: unknown, verdict?: (output: unknown) => 'passed' | 'fa
 async function editThenTest(tool: Tool) {
   const tools = fileTools();
   tools.all.push(tool);
-  const h = harness(
+  const h = await harness(
     [toolUse('file_edit', { path: 'pal.cpp', find: 'return 0', replace: 'return 1' }), toolUse('run_tests', {}), json({ done: true })],
     { trajectory: { checkpoint: 'always' } },
     tools,
