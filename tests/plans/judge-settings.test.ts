@@ -7,6 +7,7 @@ import { createAgent, createPrompt, createWorkflow, usageRollup, type WorkflowNo
 import { completeGoalTool, signOffGoal, type JudgeSettings } from 'groundswell/plans';
 import { LruCacheStore } from 'groundswell/cache';
 import { ScriptedModel, json, toolUse, type ResponseOptions } from 'groundswell/testing';
+import { agentModel } from '../support/model-path.js';
 
 const PLAN = `# Ship the report
 
@@ -52,11 +53,10 @@ describe('judge settings', () => {
     const { root, planPath } = project();
     const judge = new ScriptedModel([toolUse('read_file', { path: 'report.md' }, tokens(1000, 40)), review('accept', tokens(2000, 60))]);
     const worker = new ScriptedModel([toolUse('CompleteGoal', { goal: 'the report lists every team' }, tokens(100, 10)), json({ done: true }, tokens(200, 5))]);
-    const judgeSettings: JudgeSettings = { client: judge.client(), model: 'judge-model', maxTokens: 777, pricing: PRICING };
+    const judgeSettings: JudgeSettings = { ...(await agentModel(judge, { model: 'judge-model' })), maxTokens: 777, pricing: PRICING };
     const agent = createAgent({
       name: 'worker',
-      client: worker.client(),
-      model: 'worker-model',
+      ...(await agentModel(worker, { model: 'worker-model' })),
       pricing: PRICING,
       tools: [completeGoalTool({ planPath, root, judge: judgeSettings })],
     });
@@ -85,8 +85,9 @@ describe('judge settings', () => {
   it('signOffGoal called from a step: the judge tokens and cost land in that step', async () => {
     const { root, planPath } = project();
     const judge = new ScriptedModel([review('accept', tokens(500, 20))]);
+    const judgeModel = await agentModel(judge, { model: 'judge-model' });
     const wf = createWorkflow({ name: 'direct' }, (ctx) =>
-      ctx.step('sign off', () => signOffGoal({ planPath, root, judge: { client: judge.client(), model: 'judge-model', pricing: PRICING } }, 'the report lists every team')),
+      ctx.step('sign off', () => signOffGoal({ planPath, root, judge: { ...judgeModel, pricing: PRICING } }, 'the report lists every team')),
     );
     await wf.run();
     const step = find(wf.node, 'sign off');
@@ -99,8 +100,9 @@ describe('judge settings', () => {
   it('without pricing the judge tokens still roll up, with no cost', async () => {
     const { root, planPath } = project();
     const judge = new ScriptedModel([review('accept', tokens(500, 20))]);
+    const judgeModel = await agentModel(judge);
     const wf = createWorkflow({ name: 'unpriced' }, (ctx) =>
-      ctx.step('sign off', () => signOffGoal({ planPath, root, judge: { client: judge.client() } }, 'the report lists every team')),
+      ctx.step('sign off', () => signOffGoal({ planPath, root, judge: judgeModel }, 'the report lists every team')),
     );
     await wf.run();
     const total = usageRollup(wf.node).get(wf.node);
@@ -112,7 +114,7 @@ describe('judge settings', () => {
     const { root, planPath } = project();
     // One scripted answer only: a second model request would fail the sign-off as a judge failure.
     const judge = new ScriptedModel([review('reject')]);
-    const options = { planPath, root, judge: { client: judge.client(), enableCache: true, cache: new LruCacheStore() } };
+    const options = { planPath, root, judge: { ...(await agentModel(judge)), enableCache: true, cache: new LruCacheStore() } };
     const first = await signOffGoal(options, 'the report lists every team');
     const second = await signOffGoal(options, 'the report lists every team');
     expect([first.verdict, second.verdict]).toEqual(['reject', 'reject']);

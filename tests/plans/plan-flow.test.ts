@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, type WorkflowEvent } from 'groundswell';
 import { createPlanDrafter, signOffGoal } from 'groundswell/plans';
 import { ScriptedModel, json, toolUse, type RecordedRequest } from 'groundswell/testing';
+import { agentModel } from '../support/model-path.js';
 
 const PLAN = `# Tidy the docs
 
@@ -47,7 +48,7 @@ describe('the plan in view while working', () => {
   it('sends the whole file at the start, then the folded plan only when it went stale; never into the history', async () => {
     const { planPath } = project();
     const model = new ScriptedModel([...Array.from({ length: 4 }, () => toolUse('look', {})), json({ done: true })]);
-    const agent = createAgent({ name: 'worker', client: model.client(), tools: [noop], plan: { path: planPath, staleAfterTurns: 3 } });
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)), tools: [noop], plan: { path: planPath, staleAfterTurns: 3 } });
     await agent.prompt(createPrompt({ user: 'Tidy', responseFormat: Done }));
     const systems = model.requests.map(systemOf);
     expect(systems[0]).toContain('<plan-resync>');
@@ -75,7 +76,7 @@ describe('the plan in view while working', () => {
       },
     });
     const model = new ScriptedModel([...Array.from({ length: 4 }, () => toolUse('look', {})), json({ done: true })]);
-    const agent = createAgent({ name: 'worker', client: model.client(), tools: [touch], plan: { path: planPath, staleAfterTurns: 3 } });
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)), tools: [touch], plan: { path: planPath, staleAfterTurns: 3 } });
     await agent.prompt(createPrompt({ user: 'Tidy', responseFormat: Done }));
     expect(model.requests.slice(1).map(systemOf).some((s) => s.includes('<plan-reminder>'))).toBe(false);
   });
@@ -84,7 +85,7 @@ describe('the plan in view while working', () => {
     const huge = PLAN.replace('## Log', `${'- filler line for the appendix\n'.repeat(5_000)}\n## Log`);
     const { planPath } = project(huge);
     const model = new ScriptedModel([json({ done: true })]);
-    const agent = createAgent({ name: 'worker', client: model.client(), plan: { path: planPath, resyncChars: 5_000 } });
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)), plan: { path: planPath, resyncChars: 5_000 } });
     await agent.prompt(createPrompt({ user: 'Tidy', responseFormat: Done }));
     expect(systemOf(model.requests[0]).length).toBeLessThan(6_000);
     expect(systemOf(model.requests[0])).toContain('[plan truncated');
@@ -100,7 +101,7 @@ describe('drafting a plan', () => {
       toolUse('write_plan', { content: '# New plan\n\n## Goals\n\n1. [ ] goal: ship\n\n## Log\n' }),
       json({ done: true }),
     ]);
-    const drafter = createPlanDrafter({ root, planPath, client: model.client() });
+    const drafter = createPlanDrafter({ root, planPath, ...(await agentModel(model)) });
     await drafter.prompt(createPrompt({ user: 'Plan the release', responseFormat: Done }));
     expect(readFileSync(planPath, 'utf8')).toContain('goal: ship');
     const tools = (model.requests[0]?.body.tools ?? []).map((t) => ('name' in t ? t.name : ''));
@@ -115,7 +116,7 @@ describe('workflows and plans', () => {
   it("a workflow's plan feeds the active goal into the goal ancestry of its agent calls", async () => {
     const { planPath } = project();
     const model = new ScriptedModel([json({ done: true })]);
-    const agent = createAgent({ name: 'worker', client: model.client() });
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)) });
     const wf = createWorkflow({ name: 'docs', plan: planPath }, (ctx) => ctx.step('work', () => agent.prompt(createPrompt({ user: 'Go', responseFormat: Done }))));
     await wf.run();
     expect(systemOf(model.requests[0])).toContain('Goal: every page has a title');
@@ -125,8 +126,9 @@ describe('workflows and plans', () => {
     const { root, planPath } = project();
     const judge = new ScriptedModel([json({ review: 'Read docs/a.md.\nVERDICT: accept\nmissing:' })]);
     const events: WorkflowEvent[] = [];
+    const judgeModel = await agentModel(judge);
     const wf = createWorkflow({ name: 'docs' }, (ctx) =>
-      ctx.step('sign off', () => signOffGoal({ planPath, root, judge: { client: judge.client() } }, 'every page has a title')),
+      ctx.step('sign off', () => signOffGoal({ planPath, root, judge: judgeModel }, 'every page has a title')),
     );
     wf.addObserver({ onEvent: (e) => events.push(e) });
     const result = await wf.run();
