@@ -53,6 +53,27 @@ export async function agentModel(model: ScriptedModel, options: AgentModelOption
 
 /** The provider model for a scripted model: an OpenAI-compatible chat model on its loopback server. */
 export async function languageModelFor(model: ScriptedModel, modelId: string = PROVIDER_MODEL_ID): Promise<LanguageModelLike> {
+  return chatModel(await serverURL(model), modelId);
+}
+
+/**
+ * `agentModel` for code that cannot wait (a synchronous workflow builder): on the provider path
+ * the loopback server starts on the first request, inside the provider's `fetch`.
+ */
+export function agentModelSync(model: ScriptedModel, options: AgentModelOptions = {}): AgentModel {
+  if (!providerPath) return { client: model.client(), ...(options.model === undefined ? {} : { model: options.model }) };
+  const fetchLater = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const base = await serverURL(model);
+    const url = (typeof input === 'string' ? input : input instanceof URL ? input.href : input.url).replace(PLACEHOLDER_URL, base);
+    return fetch(url, init);
+  };
+  return { model: chatModel(PLACEHOLDER_URL, options.model ?? PROVIDER_MODEL_ID, fetchLater) };
+}
+
+/** Where `agentModelSync`'s provider sends requests until its fetch puts the server's address in. */
+const PLACEHOLDER_URL = 'http://scripted-server.invalid/v1';
+
+function serverURL(model: ScriptedModel): Promise<string> {
   let baseURL = servers.get(model);
   if (baseURL === undefined) {
     baseURL = serveChatCompletions(model).then((server) => {
@@ -61,12 +82,17 @@ export async function languageModelFor(model: ScriptedModel, modelId: string = P
     });
     servers.set(model, baseURL);
   }
+  return baseURL;
+}
+
+function chatModel(baseURL: string, modelId: string, fetchVia?: typeof fetch): LanguageModelLike {
   const provider = createOpenAICompatible({
     name: 'local',
-    baseURL: await baseURL,
+    baseURL,
     supportsStructuredOutputs: true,
     // A capable local server reports usage on streams too; the usage tests read it.
     includeUsage: true,
+    ...(fetchVia === undefined ? {} : { fetch: fetchVia }),
   });
   return provider.chatModel(modelId);
 }

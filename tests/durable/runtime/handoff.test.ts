@@ -4,6 +4,7 @@ import { createAgent, createPrompt, createWorkflow, defineTool, resume, type Wor
 import type { RunStore } from 'groundswell/durable';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 import { eachRunStore } from '../../support/run-store-kinds.js';
+import { agentModelSync } from '../../support/model-path.js';
 
 let store: RunStore;
 
@@ -30,7 +31,7 @@ eachRunStore((opened) => (store = opened), () => {
     const Verdict = z.object({ kind: z.string() });
     const commits = ['a11', 'b22', 'c33', 'd44', 'e55', 'f66'];
     const fanOut = (runId: string, model: ScriptedModel) => (): Workflow<string[]> => {
-      const classifier = createAgent({ name: 'classifier', client: model.client() });
+      const classifier = createAgent({ name: 'classifier', ...agentModelSync(model) });
       return createWorkflow({ name: 'Release', durable: { store, runId } }, (ctx) =>
         Promise.all(
           commits.map((sha) =>
@@ -70,7 +71,7 @@ eachRunStore((opened) => (store = opened), () => {
 
     it('a call that completed before the interruption leaves nothing to hand over to the next call of its agent', async () => {
       const model = new ScriptedModel(() => json({ n: 1 }));
-      const agent = createAgent({ name: 'planner', client: model.client(), trajectory: { checkpoint: 'always', grounding: 'off' } });
+      const agent = createAgent({ name: 'planner', ...agentModelSync(model), trajectory: { checkpoint: 'always', grounding: 'off' } });
       let crash = true;
       const build = (): Workflow<number> =>
         createWorkflow({ name: 'Handoff', durable: { store, runId: 'h1' } }, async (ctx) => {
@@ -106,7 +107,7 @@ eachRunStore((opened) => (store = opened), () => {
         },
       });
       const model = new ScriptedModel([toolUse('peek', {}), toolUse('peek', {}), json({ n: 1 })]);
-      const agent = createAgent({ name: 'planner', client: model.client(), tools: [peek], trajectory: { checkpoint: 'always', grounding: 'off' } });
+      const agent = createAgent({ name: 'planner', ...agentModelSync(model), tools: [peek], trajectory: { checkpoint: 'always', grounding: 'off' } });
       const wf = createWorkflow({ name: 'Cp', durable: { store, runId: 'cp' } }, (ctx) => ctx.step('plan', () => agent.prompt(createPrompt({ user: 'plan', responseFormat: Answer }))));
       await wf.run();
       expect(seen.at(-1)).toEqual([expect.stringMatching(/^checkpoint:.*\/agent:planner#0$/)]);

@@ -18,6 +18,7 @@ import {
 } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
+import { agentModelSync } from '../../support/model-path.js';
 
 let dir: string;
 let store: JournalRunStore;
@@ -85,7 +86,7 @@ describe('a bad signal never fails a run', () => {
 describe('a changed answer schema', () => {
   it('is a ReplayMismatchError even when the stored answer still parses with it', async () => {
     const model = new ScriptedModel(() => json({ n: 3 }));
-    const agent = createAgent({ name: 'counter', client: model.client() });
+    const agent = createAgent({ name: 'counter', ...agentModelSync(model) });
     let schema: z.ZodType<{ n: number }> = z.object({ n: z.number() });
     let crash = true;
     const build = (): Workflow<number> =>
@@ -196,7 +197,7 @@ describe('secrets in the journal', () => {
       execute: (_input, { env }) => `token=${env.API_TOKEN} and "${JSON.stringify({ token: env.API_TOKEN }).slice(1, -1)}"`,
     });
     const model = new ScriptedModel([toolUse('print_env', {}), json({ n: 1 })]);
-    const agent = createAgent({ name: 'leaky', client: model.client(), tools: [printEnv], env: { API_TOKEN: secret } });
+    const agent = createAgent({ name: 'leaky', ...agentModelSync(model), tools: [printEnv], env: { API_TOKEN: secret } });
     const wf = createWorkflow({ name: 'Leak', durable: { store, runId: 'lk' } }, async () => agent.prompt(createPrompt({ user: 'go', responseFormat: z.object({ n: z.number() }) })));
     await wf.run();
     const loaded = await store.loadRun('lk');

@@ -19,6 +19,7 @@ import {
 } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
+import { agentModelSync } from '../../support/model-path.js';
 
 let dir: string;
 let store: JournalRunStore;
@@ -36,7 +37,7 @@ const Answer = z.object({ n: z.number() });
 describe('resume', () => {
   it('serves settled steps and completed agent calls from the store after an interruption', async () => {
     const model = new ScriptedModel(() => json({ n: 7 }));
-    const agent = createAgent({ name: 'counter', client: model.client() });
+    const agent = createAgent({ name: 'counter', ...agentModelSync(model) });
     const sideEffects: string[] = [];
     let crashAt = 3;
     const build = (): Workflow<number> =>
@@ -60,7 +61,7 @@ describe('resume', () => {
 
   it('resumes a run left running by a dead process, without repeating a step or a model request', async () => {
     const model = new ScriptedModel(() => json({ n: 1 }));
-    const agent = createAgent({ name: 'counter', client: model.client() });
+    const agent = createAgent({ name: 'counter', ...agentModelSync(model) });
     const sideEffects: string[] = [];
     let die = true;
     const build = (): Workflow<number> =>

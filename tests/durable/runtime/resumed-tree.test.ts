@@ -4,6 +4,7 @@ import { createAgent, createPrompt, createWorkflow, defineTool, resume, Workflow
 import type { RunStore } from 'groundswell/durable';
 import { eachRunStore } from '../../support/run-store-kinds.js';
 import { json, ScriptedModel, toolUse } from 'groundswell/testing';
+import { agentModelSync } from '../../support/model-path.js';
 
 let store: RunStore;
 
@@ -15,7 +16,7 @@ function release(runId: string, crash: { at: number | undefined }): () => Workfl
   return () => {
     const model = new ScriptedModel((request) => (JSON.stringify(request.body.messages).includes('tool_result') ? json({ kind: 'fix' }) : toolUse('get_diff', {})));
     const diff = defineTool({ name: 'get_diff', description: 'the diff', input: z.object({}), execute: () => 'diff --git' });
-    const classifier = createAgent({ name: 'classifier', client: model.client(), tools: [diff] });
+    const classifier = createAgent({ name: 'classifier', ...agentModelSync(model), tools: [diff] });
     return createWorkflow({ name: 'Release', durable: { store, runId } }, async (ctx) => {
       const out: string[] = [];
       for (const [i, sha] of commits.entries()) {

@@ -7,6 +7,7 @@ import { otelObserver } from 'groundswell/otel';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { runLine } from '../../../src/cli/format-run.js';
 import { memoryTracing } from '../../otel/span-helpers.js';
+import { agentModelSync } from '../../support/model-path.js';
 
 let store: RunStore;
 
@@ -21,7 +22,7 @@ class Terminal {
 
 function approvalRun(): Workflow<string> {
   const model = new ScriptedModel(() => json({ summary: 'ok' }));
-  const writer = createAgent({ name: 'writer', client: model.client() });
+  const writer = createAgent({ name: 'writer', ...agentModelSync(model) });
   return createWorkflow({ name: 'Release', durable: { store, runId: 'rel' } }, async (ctx) => {
     const notes = await ctx.step('draft', () => writer.prompt(createPrompt({ user: 'draft the notes', responseFormat: z.object({ summary: z.string() }) })));
     const decision = await ctx.step('approve', () => ctx.waitFor('approval', z.object({ ok: z.boolean() })));
