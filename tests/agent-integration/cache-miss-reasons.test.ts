@@ -22,6 +22,7 @@ import { signOffGoal } from 'groundswell/plans';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { FakeClock } from '../support/fake-clock.js';
 import { record } from '../support/events.js';
+import { agentModelSync, nativeOnly, pricedModel } from '../support/model-path.js';
 
 const Answer = z.object({ answer: z.string() });
 
@@ -86,7 +87,7 @@ describe('why the cache missed', () => {
 
   /** A "process": a new agent and a new FileCacheStore on `dir`, nothing else shared. */
   const agentOn = (dir: string, model: ScriptedModel, settings: Partial<AgentConfig> = {}): Agent =>
-    createAgent({ name: 'docs-writer', client: model.client(), enableCache: true, cache: new FileCacheStore({ dir }), ...settings });
+    createAgent({ name: 'docs-writer', ...agentModelSync(model), enableCache: true, cache: new FileCacheStore({ dir }), ...settings });
 
   it('signing off a plan goal moves the ancestry: the second run misses, absent, differs [ancestry]', async () => {
     const dir = newDir();
@@ -101,7 +102,7 @@ describe('why the cache missed', () => {
     expectHit(await call(agentOn(dir, model), prompt(), { plan: planPath }));
 
     const judge = new ScriptedModel([json({ review: 'Read docs/a.md.\nVERDICT: accept\nmissing:' })]);
-    await signOffGoal({ planPath, root, judge: { client: judge.client() } }, 'every page has a title');
+    await signOffGoal({ planPath, root, judge: agentModelSync(judge) }, 'every page has a title');
     expect(readFileSync(planPath, 'utf8')).toContain('1. [x] goal: every page has a title');
 
     const second = await call(agentOn(dir, model), prompt(), { plan: planPath });
@@ -120,7 +121,7 @@ describe('why the cache missed', () => {
     const prompt = (): Prompt<unknown> => createPrompt({ name: 'outline', user: 'Outline the install page.', responseFormat: Answer });
     expectMiss(await call(agentOn(dir, model, settings), prompt(), { plan: planPath }), { reason: 'absent' });
     const judge = new ScriptedModel([json({ review: 'Read docs/a.md.\nVERDICT: accept\nmissing:' })]);
-    await signOffGoal({ planPath, root, judge: { client: judge.client() } }, 'every page has a title');
+    await signOffGoal({ planPath, root, judge: agentModelSync(judge) }, 'every page has a title');
     const second = await call(agentOn(dir, model, settings), prompt(), { plan: planPath });
     expectHit(second);
     expect(second.result.value).toEqual({ answer: 'answer 1' });
@@ -149,7 +150,7 @@ describe('why the cache missed', () => {
     const model = answering();
     const store = new LruCacheStore();
     const worker = (ignore: Array<'plan'>): Agent =>
-      createAgent({ name: 'worker', client: model.client(), cache: store, plan: { path: planPath }, enableCache: { ignore } });
+      createAgent({ name: 'worker', ...agentModelSync(model), cache: store, plan: { path: planPath }, enableCache: { ignore } });
     const prompt = createPrompt({ name: 'tidy', user: 'Tidy.', responseFormat: Answer });
     expectMiss(await call(worker([]), prompt), { reason: 'absent' });
     expectMiss(await call(worker(['plan']), prompt), { reason: 'absent', differs: ['plan'] });
@@ -160,9 +161,10 @@ describe('why the cache missed', () => {
     expect(JSON.stringify(model.requests[0]?.body.system)).toContain('every page has a title');
   });
 
-  it('names every part that changed, for the same agent and prompt name', async () => {
+  // A model id in a prompt picks an Anthropic model: the provider path has its model object.
+  nativeOnly('names every part that changed, for the same agent and prompt name', async () => {
     const model = answering();
-    const agent = createAgent({ name: 'triage', client: model.client(), enableCache: true, system: 'Be brief.' });
+    const agent = createAgent({ name: 'triage', ...agentModelSync(model), enableCache: true, system: 'Be brief.' });
     const prompt = (user: string, data: Record<string, unknown>, settings: Partial<Parameters<typeof createPrompt>[0]> = {}): Prompt<unknown> =>
       createPrompt({ name: 'classify', user, data, responseFormat: Answer, ...settings });
     expectMiss(await call(agent, prompt('Classify.', { id: 1 })), { reason: 'absent' });
@@ -187,7 +189,7 @@ describe('why the cache missed', () => {
     for (const make of [(clock: FakeClock) => new FileCacheStore({ dir: newDir(), clock, ttlMs: 1000 }), (clock: FakeClock) => new LruCacheStore({ clock, ttlMs: 1000 })]) {
       const clock = new FakeClock();
       const model = answering();
-      const agent = createAgent({ name: 'short-lived', client: model.client(), enableCache: true, cache: make(clock) });
+      const agent = createAgent({ name: 'short-lived', ...agentModelSync(model), enableCache: true, cache: make(clock) });
       const prompt = createPrompt({ user: 'Weather?', responseFormat: Answer });
       expectMiss(await call(agent, prompt), { reason: 'absent' });
       expectHit(await call(agent, prompt));
@@ -203,7 +205,7 @@ describe('why the cache missed', () => {
   it('enableCache false on a prompt or a call of a caching agent is a miss with reason disabled, no key, no lookup', async () => {
     const model = answering();
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'mixed', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'mixed', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Now?', responseFormat: Answer });
     const offPrompt = createPrompt({ user: 'Now?', responseFormat: Answer, enableCache: false });
     for (const called of [await call(agent, offPrompt), await call(agent, prompt, {}, { enableCache: false })]) {
@@ -212,14 +214,14 @@ describe('why the cache missed', () => {
     }
     expect(store.metrics()).toMatchObject({ hits: 0, misses: 0, sets: 0 });
     // An agent that caches by default (its own in-memory store) reports it too.
-    const byDefault = createAgent({ name: 'default-store', client: model.client(), enableCache: true });
+    const byDefault = createAgent({ name: 'default-store', ...agentModelSync(model), enableCache: true });
     expectMiss(await call(byDefault, offPrompt), { reason: 'disabled' });
   });
 
   it('enableCache { refresh: true } skips the read (bypassed, with the key), asks the model and stores the fresh answer', async () => {
     const model = answering();
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'fresh', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'fresh', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'News?', responseFormat: Answer });
     const first = await call(agent, prompt);
     expectMiss(first, { reason: 'absent' });
@@ -243,7 +245,7 @@ describe('why the cache missed', () => {
       metrics: () => inner.metrics(),
     };
     const model = answering();
-    const agent = createAgent({ name: 'custom', client: model.client(), enableCache: true, cache: custom });
+    const agent = createAgent({ name: 'custom', ...agentModelSync(model), enableCache: true, cache: custom });
     expectMiss(await call(agent, createPrompt({ name: 'p', user: 'One', responseFormat: Answer })), { reason: 'absent' });
     expectMiss(await call(agent, createPrompt({ name: 'p', user: 'Two', responseFormat: Answer })), { reason: 'absent' });
     expectHit(await call(agent, createPrompt({ name: 'p', user: 'Two', responseFormat: Answer })));
@@ -253,7 +255,7 @@ describe('why the cache missed', () => {
     const store = new LruCacheStore();
     store.latestEntry = () => Promise.reject(new Error('index offline'));
     const model = answering();
-    const agent = createAgent({ name: 'flaky-index', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'flaky-index', ...agentModelSync(model), enableCache: true, cache: store });
     const miss = await call(agent, createPrompt({ user: 'Hello', responseFormat: Answer }));
     expectMiss(miss, { reason: 'absent' });
     expect(miss.result.value).toEqual({ answer: 'answer 1' });
@@ -277,7 +279,7 @@ describe('stored entries: headers without secrets, old entries, damaged headers'
     const model = new ScriptedModel([json({ answer: 'rotated' })]);
     const agent = createAgent({
       name: 'ops',
-      client: model.client(),
+      ...agentModelSync(model, { model: 'claude-sonnet-5-5' }),
       env: { API_TOKEN: SECRET },
       enableCache: true,
       cache: new FileCacheStore({ dir }),
@@ -297,7 +299,7 @@ describe('stored entries: headers without secrets, old entries, damaged headers'
     const text = readFileSync(join(dir, entry), 'utf8');
     const stored = JSON.parse(text) as { header: Record<string, unknown> };
     expect(Object.keys(stored)[0]).toBe('header');
-    expect(stored.header).toMatchObject({ agent: 'ops', prompt: 'Rotate ***', model: 'claude-sonnet-5-5', ignored: [] });
+    expect(stored.header).toMatchObject({ agent: 'ops', prompt: 'Rotate ***', model: pricedModel('claude-sonnet-5-5'), ignored: [] });
     expect(Object.keys(stored.header.parts as object)).toEqual(['system', 'ancestry', 'guidance', 'plan', 'user', 'data', 'schema', 'model', 'tools', 'settings']);
     for (const fingerprint of Object.values(stored.header.parts as object)) expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
     // No request text beyond the (masked) prompt name: not the system prompt, not the data.
@@ -308,7 +310,7 @@ describe('stored entries: headers without secrets, old entries, damaged headers'
     const dir = newDir();
     const prompt = (): Prompt<unknown> => createPrompt({ user: 'Capital of France?', responseFormat: Answer });
     const recorder = new ScriptedModel([json({ answer: 'Paris' })]);
-    const first = await call(createAgent({ name: 'geo', client: recorder.client(), enableCache: true, cache: new FileCacheStore({ dir }) }), prompt());
+    const first = await call(createAgent({ name: 'geo', ...agentModelSync(recorder), enableCache: true, cache: new FileCacheStore({ dir }) }), prompt());
     expectMiss(first, { reason: 'absent' });
     // Rewrite it as the previous version wrote it: no header, no index file.
     for (const name of readdirSync(dir)) {
@@ -320,7 +322,7 @@ describe('stored entries: headers without secrets, old entries, damaged headers'
       }
     }
     const offline = new ScriptedModel([]);
-    const replay = await call(createAgent({ name: 'geo', client: offline.client(), enableCache: true, cache: new FileCacheStore({ dir }) }), prompt());
+    const replay = await call(createAgent({ name: 'geo', ...agentModelSync(offline), enableCache: true, cache: new FileCacheStore({ dir }) }), prompt());
     expectHit(replay);
     expect(replay.cache.key).toBe(first.cache.key);
     expect(replay.result.value).toEqual({ answer: 'Paris' });
@@ -334,7 +336,7 @@ describe('stored entries: headers without secrets, old entries, damaged headers'
   ])('a hostile header (%s) is a damaged miss: the model is asked, the entry rewritten, nothing crashes', async (_label, hostile) => {
     const dir = newDir();
     const model = answering();
-    const agent = createAgent({ name: 'geo', client: model.client(), enableCache: true, cache: new FileCacheStore({ dir }) });
+    const agent = createAgent({ name: 'geo', ...agentModelSync(model), enableCache: true, cache: new FileCacheStore({ dir }) });
     const prompt = createPrompt({ name: 'capital', user: 'Capital of France?', responseFormat: Answer });
     expectMiss(await call(agent, prompt), { reason: 'absent' });
     const entry = readdirSync(dir).find((name) => name.endsWith('.json')) ?? '';

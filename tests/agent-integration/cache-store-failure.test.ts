@@ -4,6 +4,7 @@ import { createAgent, createPrompt, createWorkflow } from 'groundswell';
 import { CacheStoreError, LruCacheStore, type Cache } from 'groundswell/cache';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { eventsOfType, record } from '../support/events.js';
+import { agentModelSync } from '../support/model-path.js';
 
 const Answer = z.object({ answer: z.string() });
 
@@ -23,7 +24,7 @@ function failing(operations: ReadonlyArray<'lookup' | 'set' | 'bust'>): Cache {
 
 async function twice(cache: Cache, answers: unknown[]) {
   const model = new ScriptedModel(answers.map((answer) => json(answer)));
-  const agent = createAgent({ name: 'asker', client: model.client(), enableCache: true, cache });
+  const agent = createAgent({ name: 'asker', ...agentModelSync(model), enableCache: true, cache });
   const prompt = createPrompt({ name: 'ask', user: 'Same question', responseFormat: Answer });
   const workflow = createWorkflow({ name: 'Twice' }, async (ctx) => [
     await ctx.step('first', () => agent.execute(prompt)),

@@ -24,6 +24,7 @@ import { json, malformedJson, ScriptedModel } from 'groundswell/testing';
 import { createInProcessServer } from '../mcp/fixtures/in-process-server.js';
 import { eventsOfType } from '../support/events.js';
 import { errorOf, onlyNodeOfKind, runFlow, stillRunning, valueOf } from '../support/integration-helpers.js';
+import { agentModelSync, nativeOnly, providerPath } from '../support/model-path.js';
 
 const Answer = z.object({ answer: z.string() });
 const ZERO = { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
@@ -89,7 +90,7 @@ function keyOf(event: CacheHitEvent | CacheMissEvent): string {
 describe('agent cache: hit and miss', () => {
   it('misses (absent) the first time, then hits the identical prompt without any request', async () => {
     const model = numberedModel();
-    const agent = createAgent({ name: 'cached', client: model.client(), enableCache: true });
+    const agent = createAgent({ name: 'cached', ...agentModelSync(model), enableCache: true });
     const prompt = createPrompt({ user: 'What is up?', data: { id: 1 }, responseFormat: Answer });
 
     const first = await ask(agent, prompt);
@@ -120,7 +121,7 @@ describe('agent cache: hit and miss', () => {
   it('hands back the value validated by the schema on a hit (defaults applied again)', async () => {
     const schema = z.object({ title: z.string(), priority: z.number().default(3) });
     const model = new ScriptedModel([json({ title: 'Fix login' })]);
-    const agent = createAgent({ name: 'validated', client: model.client(), enableCache: true });
+    const agent = createAgent({ name: 'validated', ...agentModelSync(model), enableCache: true });
     const prompt = createPrompt({ user: 'Triage', responseFormat: schema });
     expect((await agent.execute(prompt)).value).toEqual({ title: 'Fix login', priority: 3 });
     const hit = await agent.execute(prompt);
@@ -131,7 +132,7 @@ describe('agent cache: hit and miss', () => {
 
   it('works outside a workflow too (no tree, same cache)', async () => {
     const model = numberedModel();
-    const agent = createAgent({ name: 'loose', client: model.client(), enableCache: true });
+    const agent = createAgent({ name: 'loose', ...agentModelSync(model), enableCache: true });
     const prompt = createPrompt({ user: 'Outside', responseFormat: Answer });
     expect(await agent.prompt(prompt)).toEqual({ answer: 'answer 1' });
     expect(await agent.prompt(prompt)).toEqual({ answer: 'answer 1' });
@@ -141,7 +142,7 @@ describe('agent cache: hit and miss', () => {
   it('does not cache when enableCache is off (the default): a miss with reason disabled when a store is configured', async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'uncached', client: model.client(), cache: store });
+    const agent = createAgent({ name: 'uncached', ...agentModelSync(model), cache: store });
     const prompt = createPrompt({ user: 'Again and again', responseFormat: Answer });
     expect(await agent.prompt(prompt)).toEqual({ answer: 'answer 1' });
     expect(await agent.prompt(prompt)).toEqual({ answer: 'answer 2' });
@@ -159,7 +160,7 @@ describe('agent cache: hit and miss', () => {
 
   it('an agent with neither a store nor enableCache reports nothing about the cache', async () => {
     const model = numberedModel();
-    const agent = createAgent({ name: 'plain', client: model.client() });
+    const agent = createAgent({ name: 'plain', ...agentModelSync(model) });
     const run = await runFlow((ctx) => ctx.step('ask', () => agent.execute(createPrompt({ user: 'Hi', responseFormat: Answer }))));
     expect(eventsOfType(run.recording.events, 'cacheMiss')).toEqual([]);
     expect(valueOf(run.outcome).cacheMiss).toBeUndefined();
@@ -168,7 +169,7 @@ describe('agent cache: hit and miss', () => {
   it('does not store a failed answer: the next call is a miss again', async () => {
     const model = new ScriptedModel([malformedJson(), json({ answer: 'fixed' })]);
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'flaky', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'flaky', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Try', responseFormat: Answer });
     const failed = await runFlow((ctx) => ctx.step('ask', () => agent.prompt(prompt)));
     expect((errorOf(failed.outcome) as Error).cause).toBeInstanceOf(StructuredOutputError);
@@ -219,12 +220,13 @@ const keyCases: ReadonlyArray<{ name: string; base?: () => Call; varied: () => C
 ];
 
 describe('agent cache: the key', () => {
-  it.each(keyCases)('changes when $name changes (miss, a new request, then a hit)', async (c) => {
+  // A model id in a prompt picks an Anthropic model: the provider path has its model object.
+  it.each(keyCases.filter((c) => !(providerPath && c.name === 'model')))('changes when $name changes (miss, a new request, then a hit)', async (c) => {
     // An answer that satisfies every schema variant (no digits, 5+ characters).
     const model = new ScriptedModel(() => json({ answer: 'hello world' }));
     const agent = createAgent({
       name: 'keyed',
-      client: model.client(),
+      ...agentModelSync(model),
       enableCache: true,
       system: 'You answer.',
       maxTokens: 500,
@@ -243,9 +245,10 @@ describe('agent cache: the key', () => {
     model.assertComplete();
   });
 
-  it('the varied field really reached the request (what the key covers is what was sent)', async () => {
+  // Model ids in the layers pick Anthropic models: the provider path has its model object.
+  nativeOnly('the varied field really reached the request (what the key covers is what was sent)', async () => {
     const model = new ScriptedModel(() => json({ answer: 'hello world' }));
-    const agent = createAgent({ name: 'keyed', client: model.client(), enableCache: true, system: 'You answer.' });
+    const agent = createAgent({ name: 'keyed', ...agentModelSync(model), enableCache: true, system: 'You answer.' });
     await agent.prompt(base({ temperature: 0.2, stop: ['END'], maxTokens: 1234, model: 'claude-haiku-4-5' }));
     expect(model.requests[0]?.body).toMatchObject({
       temperature: 0.2,
@@ -256,13 +259,14 @@ describe('agent cache: the key', () => {
     });
   });
 
-  it('counts prompt-level overrides, not the agent defaults they replace', async () => {
+  // Model ids in the layers pick Anthropic models: the provider path has its model object.
+  nativeOnly('counts prompt-level overrides, not the agent defaults they replace', async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
     // Same name (the key namespace) and store, every default different.
     const first = createAgent({
       name: 'shared',
-      client: model.client(),
+      ...agentModelSync(model),
       enableCache: true,
       cache: store,
       system: 'Agent one.',
@@ -274,7 +278,7 @@ describe('agent cache: the key', () => {
     });
     const second = createAgent({
       name: 'shared',
-      client: model.client(),
+      ...agentModelSync(model),
       enableCache: true,
       cache: store,
       system: 'Agent two.',
@@ -302,9 +306,10 @@ describe('agent cache: the key', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it('counts call overrides, and a prompt setting beats a call override (the override then does not split the key)', async () => {
+  // Model ids in the layers pick Anthropic models: the provider path has its model object.
+  nativeOnly('counts call overrides, and a prompt setting beats a call override (the override then does not split the key)', async () => {
     const model = numberedModel();
-    const agent = createAgent({ name: 'cascade', client: model.client(), enableCache: true, system: 'Agent system.' });
+    const agent = createAgent({ name: 'cascade', ...agentModelSync(model), enableCache: true, system: 'Agent system.' });
     const prompt = createPrompt({ user: 'Cascade', responseFormat: Answer, system: 'Prompt system.' });
     const key = expectMiss(await ask(agent, prompt), 'absent');
     // The prompt sets system, so this override is ignored: same request, same key.
@@ -322,9 +327,9 @@ describe('agent cache: the key', () => {
     const skill = { name: 'style', content: 'Be brief.' };
     const tools = [lookup];
     const loose = { ...lookup };
-    const agent = createAgent({ name: 'reused', client: model.client(), enableCache: true, system: 'You answer.', skills: [skill], tools });
-    const other = createAgent({ name: 'reused', client: model.client(), enableCache: true, system: 'Another system.' });
-    const withLoose = createAgent({ name: 'reused', client: model.client(), enableCache: true, tools: [loose] });
+    const agent = createAgent({ name: 'reused', ...agentModelSync(model), enableCache: true, system: 'You answer.', skills: [skill], tools });
+    const other = createAgent({ name: 'reused', ...agentModelSync(model), enableCache: true, system: 'Another system.' });
+    const withLoose = createAgent({ name: 'reused', ...agentModelSync(model), enableCache: true, tools: [loose] });
     const prompt = base();
     const keyOfCall = async (who: Agent, asked: Prompt<unknown>, overrides?: PromptOverrides): Promise<string> =>
       keyOf((await ask(who, asked, overrides)).cache);
@@ -359,7 +364,7 @@ describe('agent cache: stored values', () => {
   it('busts a cached value that no longer validates, reports a miss (invalid) and refetches, never returning it', async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'guarded', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'guarded', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Guarded', responseFormat: Answer });
     const key = expectMiss(await ask(agent, prompt), 'absent');
 
@@ -393,7 +398,7 @@ describe('agent cache: stored values', () => {
     });
     const model = new ScriptedModel([json({ n: 5 })]);
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'scaled', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'scaled', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Scale', responseFormat: schema });
     const miss = await ask(agent, prompt);
     expect(miss.result.value).toEqual({ n: 50 });
@@ -414,7 +419,7 @@ describe('agent cache: stored values', () => {
     });
     const model = new ScriptedModel([json({ words: 'one two three' })]);
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'counter', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'counter', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Count', responseFormat: schema });
     const miss = await ask(agent, prompt);
     expect(miss.result.value).toEqual({ count: 3 });
@@ -429,7 +434,7 @@ describe('agent cache: stored values', () => {
   it("bustPrefix(cacheKeyPrefix(name)) drops that agent's entries only", async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
-    const make = (name: string): Agent => createAgent({ name, client: model.client(), enableCache: true, cache: store });
+    const make = (name: string): Agent => createAgent({ name, ...agentModelSync(model), enableCache: true, cache: store });
     const alpha = make('alpha');
     const beta = make('beta');
     // A name that starts like "alpha": its keys must not match alpha's prefix.
@@ -452,7 +457,7 @@ describe('agent cache: stored values', () => {
   it('concurrent identical prompts on one agent both succeed, and leave one entry', async () => {
     const model = new ScriptedModel(() => json({ answer: 'same' }, { delayMs: 5 }));
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'busy', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'busy', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Concurrent', responseFormat: Answer });
     const run = await runFlow((ctx) =>
       Promise.all([ctx.step('one', () => agent.execute(prompt)), ctx.step('two', () => agent.execute(prompt))]),
@@ -482,7 +487,7 @@ describe('agent cache: FileCacheStore record and replay', () => {
 
     const recorder = new ScriptedModel([json({ summary: 'short', tags: ['a', 'b'] })]);
     const recording: Cache = new FileCacheStore({ dir });
-    const first = createAgent({ name: 'recorder', client: recorder.client(), enableCache: true, cache: recording });
+    const first = createAgent({ name: 'recorder', ...agentModelSync(recorder), enableCache: true, cache: recording });
     const recorded = await ask(first, build());
     expectMiss(recorded, 'absent');
     recorder.assertComplete();
@@ -492,7 +497,7 @@ describe('agent cache: FileCacheStore record and replay', () => {
     const offline = new ScriptedModel([]);
     const replaying = createAgent({
       name: 'recorder',
-      client: offline.client(),
+      ...agentModelSync(offline),
       enableCache: true,
       cache: new FileCacheStore({ dir }),
     });
@@ -510,7 +515,7 @@ describe('agent cache: FileCacheStore record and replay', () => {
     const store = new FileCacheStore({ dir });
     rmSync(dir, { recursive: true, force: true });
     const model = new ScriptedModel([json({ answer: 'paid for' })]);
-    const agent = createAgent({ name: 'unlucky', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'unlucky', ...agentModelSync(model), enableCache: true, cache: store });
     const run = await runFlow((ctx) => ctx.step('ask', () => agent.prompt(createPrompt({ user: 'Keep it', responseFormat: Answer }))));
     expect(valueOf(run.outcome)).toEqual({ answer: 'paid for' });
     model.assertComplete();
@@ -521,7 +526,7 @@ describe('agent cache: streams', () => {
   it('stream() bypasses the cache (decision 0007): it neither reads nor writes it, and says so', async () => {
     const model = numberedModel();
     const store = new LruCacheStore();
-    const agent = createAgent({ name: 'streamer', client: model.client(), enableCache: true, cache: store });
+    const agent = createAgent({ name: 'streamer', ...agentModelSync(model), enableCache: true, cache: store });
     const prompt = createPrompt({ user: 'Stream me', responseFormat: Answer });
 
     // A stream first: nothing is stored, and the miss says the cache was bypassed (no key computed).
