@@ -1,0 +1,33 @@
+import { getEventListeners } from 'node:events';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow } from 'groundswell';
+import { json, ScriptedModel, serveChatCompletions } from 'groundswell/testing';
+
+const Sum = z.object({ sum: z.number() });
+
+describe('a provider model over real HTTP (@ai-sdk/openai-compatible against the loopback stand-in)', () => {
+  it('many calls in one run leave no abort listeners on the run’s signal, and cancelling the run aborts a call in flight', async () => {
+    const script = new ScriptedModel((_req, index) => (index < 25 ? json({ sum: index }) : json({ sum: -1 }, { delayMs: 60_000 })));
+    const server = await serveChatCompletions(script);
+    try {
+      const model = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, supportsStructuredOutputs: true }).chatModel('m');
+      const agent = createAgent({ name: 'counter', model });
+      let listenersAfter = -1;
+      const wf = createWorkflow({ name: 'many' }, async (ctx) => {
+        for (let i = 0; i < 25; i += 1) await ctx.step(`ask ${i}`, () => agent.prompt(createPrompt({ user: `n${i}`, responseFormat: Sum })));
+        listenersAfter = getEventListeners(ctx.signal, 'abort').length;
+        return ctx.step('slow', () => agent.prompt(createPrompt({ user: 'slow', responseFormat: Sum })));
+      });
+      const running = wf.run();
+      // Cancel once the slow request has reached the server (progress, not a clock).
+      while (script.requests.length < 26) await new Promise((resolve) => setTimeout(resolve, 5));
+      wf.cancel('stop');
+      await expect(running).rejects.toThrow();
+      expect(listenersAfter).toBeLessThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
