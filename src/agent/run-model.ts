@@ -13,6 +13,11 @@ import type { ToolCallRecord } from './tool-call-record.js';
 import { afterToolCall, afterToolRound, beforeRequest, observesToolCalls } from './turn-pipeline.js';
 import { ANSWER_TOOL, parseAnswer } from './structured-output.js';
 import { indexHandlers, localHandler, mcpHandlers, type ToolHandler } from './toolset.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import { isLanguageModel } from './model/language-model.js';
+import type { ModelAdapter } from './model/model-adapter.js';
+import { providerAdapter } from './model/provider-adapter.js';
+import type { RequestOverride } from './turn-feature.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -63,22 +68,26 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
     let params: MessageCreateParamsNonStreaming;
+    let model: ModelAdapter = call.model;
     if (withFeatures) {
       // Features may compact the conversation in place: the request copies it afterwards.
       const shaped = await beforeRequest(call, features, turn, messages);
       params = { ...base, messages: [...messages] };
       if (shaped.blocks.length > 0) params = withSystemBlocks(params, shaped.blocks);
-      if (shaped.override !== undefined) params = withOverride(params, shaped.override.change, shaped.override.feature);
+      if (shaped.override !== undefined) {
+        params = withOverride(params, shaped.override.change, shaped.override.feature);
+        model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
+      }
     } else {
       params = { ...base, messages: [...messages] };
     }
     // Read only in a tree: outside one nobody is told about single requests.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
-    const response = await call.model.send(params, { agentName: call.agentName, tree: call.tree, onText });
-    const priceModel = priceKeyOf(call, response.model, params.model);
+    const response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });
+    const priceModel = priceKeyOf(call, model.provider, response.model, params.model);
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
-    if (call.tree.node !== undefined) reportRequest(call, turn, params.model, sentAt, response, turnUsage);
+    if (call.tree.node !== undefined) reportRequest(call, model.provider, turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
     // The meter spans the whole call, failed attempts and reflection retries included.
     call.meter.usage = addUsage(call.meter.usage, turnUsage);
@@ -138,26 +147,38 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
 const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
 
 /**
+ * The model one request goes to when a feature overrides it: a language model object runs on its
+ * own adapter; a model id stays on the call's provider, which only the Anthropic client can take.
+ */
+function adapterFor<T>(call: PromptCall<T>, override: RequestOverride['model'], feature: string): ModelAdapter {
+  if (override === undefined) return call.model;
+  if (isLanguageModel(override)) return providerAdapter(override);
+  if (call.model.provider === 'anthropic') return call.model;
+  throw new UsageError(
+    `Turn feature "${feature}" asked for model "${override}" by id, but this call runs on a ${call.model.provider} model: give a language model object instead.`,
+  );
+}
+
+/**
  * The name a request is priced under. The API may answer an alias with a dated id, so either name
  * prices it; a provider model's price may also be keyed `provider/model` (`ollama/llama3.2`), which
  * wins, so one model id served by two providers can cost differently.
  */
-function priceKeyOf<T>(call: PromptCall<T>, answered: string, asked: string): string {
+function priceKeyOf<T>(call: PromptCall<T>, provider: string, answered: string, asked: string): string {
   const { pricing } = call;
-  const provider = call.model.provider;
   if (provider === 'anthropic') return pricing?.[answered] !== undefined ? answered : asked;
   const keys = [`${provider}/${answered}`, `${provider}/${asked}`, answered, asked];
   return keys.find((key) => pricing?.[key] !== undefined) ?? `${provider}/${asked}`;
 }
 
 /** One `modelRequest` event on the call's node: what a tracer shows as one model request. */
-function reportRequest<T>(call: PromptCall<T>, turn: number, requestModel: string, sentAt: number, response: Message, usage: TokenUsage): void {
+function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, requestModel: string, sentAt: number, response: Message, usage: TokenUsage): void {
   const now = call.tree.now();
   call.tree.emit(
     {
       type: 'modelRequest',
       agentName: call.agentName,
-      ...(call.model.provider !== 'anthropic' ? { provider: call.model.provider } : {}),
+      ...(provider !== 'anthropic' ? { provider } : {}),
       turn,
       requestModel,
       model: response.model,

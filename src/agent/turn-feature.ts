@@ -9,6 +9,7 @@ import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
 import type { ToolCallRecord } from './tool-call-record.js';
 import type { ModelAdapter } from './model/model-adapter.js';
+import type { LanguageModelLike } from './model/language-model.js';
 
 /** What a turn feature may read of its call (a `PromptCall` fits; structural, so no import cycle). */
 export interface TurnCall {
@@ -58,8 +59,11 @@ export interface TurnRequest {
 
 /** What a feature may change for one request. */
 export interface RequestOverride {
-  /** Another model for this request (priced and reported under that name). */
-  readonly model?: string;
+  /**
+   * Another model for this request (priced and reported under its name): an Anthropic model id on
+   * the Anthropic client, or a language model object on any call.
+   */
+  readonly model?: string | LanguageModelLike;
   /** Names of the call's tools offered on this request; the structured answer's tool always stays. */
   readonly tools?: readonly string[];
   /** `auto`, `any` (some tool), `none`, or one tool by name. */

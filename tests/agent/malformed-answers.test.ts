@@ -157,8 +157,7 @@ describe('a 200 answer that is not a Messages-API message (non-streaming)', () =
     model.assertComplete();
   });
 
-  // provider path: a 200 whose body is not a chat completion is a ProviderApiError (status 200), not a MalformedResponseError.
-  nativeOnly('outside a workflow, agent.prompt() rejects with the MalformedResponseError itself', async () => {
+  it('outside a workflow, agent.prompt() rejects with the MalformedResponseError itself', async () => {
     const model = new ScriptedModel([rawResponse(200, {})]);
     const agent = createAgent({ name: 'relay', ...(await agentModel(model)) });
     await expect(agent.prompt(createPrompt({ user: 'go', responseFormat: Answer }))).rejects.toBeInstanceOf(MalformedResponseError);
@@ -215,8 +214,7 @@ describe('a streamed 200 answer that is cut or carries garbage', () => {
     await expectMalformed(model, agent, problem, true);
   });
 
-  // provider path: a stream cut mid-answer is retried as a new request (text already streamed is streamed again) and ends as a ProviderApiError, not a MalformedResponseError.
-  nativeOnly('agent.stream() outside a workflow rejects finalValue() and the iteration with the same MalformedResponseError', async () => {
+  it('agent.stream() outside a workflow rejects finalValue() and the iteration with the same MalformedResponseError', async () => {
     const model = new ScriptedModel([stream(json({ answer: 'hi' }), { cutAfterEvents: 3 })]);
     const agent = createAgent({ name: 'relay', ...(await agentModel(model)) });
     const answer = agent.stream(createPrompt({ user: 'go', responseFormat: Answer }));

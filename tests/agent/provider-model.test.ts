@@ -14,6 +14,7 @@ import {
 import { LruCacheStore } from 'groundswell/cache';
 import type { LanguageModelLike } from 'groundswell';
 import type { ProviderCallOptions, ProviderGenerateResult, ProviderStreamPart } from '../../src/agent/model/language-model.js';
+import { registerTurnFeature } from '../../src/agent/turn-features.js';
 
 const Sum = z.object({ sum: z.number() });
 
@@ -194,5 +195,33 @@ describe('agents on an AI SDK provider model', () => {
 
   it('refuses a model value that is neither a model id nor a language model', () => {
     expect(() => createAgent({ name: 'x', model: { modelId: 'half' } as never })).toThrow(/a non-empty string \(an Anthropic model id\) or an AI SDK language model/);
+  });
+
+  it('a turn feature may send one request to another provider model; by id it is a UsageError on a provider model', async () => {
+    const main = fakeModel([toolCall('c1', 'add', { a: 1, b: 2 }), text('{"sum":3}')], { supportsStructuredOutputs: true });
+    const other = fakeModel([toolCall('c2', 'add', { a: 1, b: 2 })], { provider: 'other.chat', modelId: 'big' });
+    const add = defineTool({ name: 'add', description: 'Adds.', input: z.object({ a: z.number(), b: z.number() }), execute: ({ a, b }) => a + b });
+    const unregister = registerTurnFeature((context) =>
+      context.agentName === 'switching'
+        ? { name: 'escalate', beforeRequest: (request) => (request.turn === 2 ? request.override({ model: other }) : undefined) }
+        : context.agentName === 'by-id'
+          ? { name: 'by-id', beforeRequest: (request) => request.override({ model: 'claude-haiku-4-5' }) }
+          : undefined,
+    );
+    try {
+      const events: WorkflowEvent[] = [];
+      const wf = createWorkflow({ name: 'switch' }, (ctx) =>
+        ctx.step('ask', () => createAgent({ name: 'switching', model: main, tools: [add] }).prompt(createPrompt({ user: '1+2?', responseFormat: Sum }))),
+      );
+      wf.addObserver({ onEvent: (event) => events.push(event) });
+      expect(await wf.run()).toEqual({ sum: 3 });
+      expect([main.calls.length, other.calls.length]).toEqual([2, 1]);
+      expect(events.flatMap((e) => (e.type === 'modelRequest' ? [`${e.provider}/${e.requestModel}`] : []))).toEqual(['local/llama-test', 'other/big', 'local/llama-test']);
+      await expect(createAgent({ name: 'by-id', model: fakeModel([]) }).prompt(createPrompt({ user: 'x', responseFormat: Sum }))).rejects.toThrow(
+        /Turn feature "by-id" asked for model "claude-haiku-4-5" by id, but this call runs on a local model/,
+      );
+    } finally {
+      unregister();
+    }
   });
 });

@@ -136,7 +136,7 @@ describe('turn features', () => {
     expect(blocks).toHaveLength(checkpoint + 2);
   });
 
-  // provider path: a feature's override({ model }) is ignored (the request goes to the provider model; the modelRequest event still names the override).
+  // An override by model id is for the Anthropic client; on a provider model it must be a model object (provider-model.test.ts).
   nativeOnly('a feature changes one request only: another model, a subset of the tools, a tool choice', async () => {
     const { tool } = adder();
     register('switching', () => ({

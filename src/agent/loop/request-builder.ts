@@ -49,7 +49,7 @@ export function withSystemBlocks(params: MessageCreateParamsNonStreaming, texts:
  */
 export function withOverride(params: MessageCreateParamsNonStreaming, change: RequestOverride, feature: string): MessageCreateParamsNonStreaming {
   const next: MessageCreateParamsNonStreaming = { ...params };
-  if (change.model !== undefined) next.model = change.model;
+  if (change.model !== undefined) next.model = typeof change.model === 'string' ? change.model : change.model.modelId;
   if (change.tools !== undefined) {
     const offered = params.tools ?? [];
     const known = new Set(offered.map(toolName));

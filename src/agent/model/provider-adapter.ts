@@ -51,12 +51,20 @@ function linkedSignal(outer: AbortSignal | undefined): { signal: AbortSignal; un
 
 async function sendLinked(model: LanguageModelLike, options: ProviderCallOptions, context: ModelRequestContext): Promise<Message> {
   for (let attempt = 1; ; attempt += 1) {
-    let answer: ProviderAnswer;
     try {
-      answer = context.onText === undefined ? await generate(model, options) : await stream(model, options, context.onText);
+      const answer = context.onText === undefined ? await generate(model, options) : await stream(model, options, context.onText);
+      return toMessage(answer);
     } catch (error) {
       if (context.tree.signal?.aborted === true || error instanceof UsageError) throw error;
       const status = statusOf(error);
+      // An answer came but cannot be read (not JSON, not a completion, a stream cut off after it
+      // began): like the native path, one MalformedResponseError, and never sent twice.
+      if (error instanceof UnreadableAnswer || (status !== null && status >= 200 && status < 300) || isAnswerShapeError(error)) {
+        const problem = error instanceof UnreadableAnswer ? error.message : errorMessage(error);
+        const message = `The ${providerName(model)} model answered but not with a readable answer: ${problem}.`;
+        context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status: status ?? 200, message });
+        throw new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, status ?? 200, undefined, problem, { cause: error });
+      }
       context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
       if (attempt <= MAX_RETRIES && retryable(error, status)) {
         await wait(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
@@ -71,15 +79,14 @@ async function sendLinked(model: LanguageModelLike, options: ProviderCallOptions
         { cause: error },
       );
     }
-    try {
-      return toMessage(answer);
-    } catch (error) {
-      if (!(error instanceof UnreadableAnswer)) throw error;
-      const message = `The ${model.provider} model answered but not with a readable answer: ${error.message}.`;
-      context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status: 200, message });
-      throw new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, 200, undefined, error.message, { cause: error });
-    }
   }
+}
+
+// The AI SDK's errors for an answer of the wrong shape (by name: the packages are not imported).
+const ANSWER_SHAPE_ERRORS = new Set(['AI_JSONParseError', 'AI_TypeValidationError', 'AI_InvalidResponseDataError', 'AI_EmptyResponseBodyError', 'AI_NoContentGeneratedError']);
+
+function isAnswerShapeError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && ANSWER_SHAPE_ERRORS.has(String((error as { name?: unknown }).name));
 }
 
 async function generate(model: LanguageModelLike, options: ProviderCallOptions): Promise<ProviderAnswer> {
@@ -105,7 +112,13 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
   let modelId = model.modelId;
   const reader = parts.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    let next: ReadableStreamReadResult<ProviderStreamPart>;
+    try {
+      next = await reader.read();
+    } catch (error) {
+      throw new UnreadableAnswer(`the stream broke off (${errorMessage(error)})`, { cause: error });
+    }
+    const { done, value } = next;
     if (done) break;
     const part: ProviderStreamPart = value;
     if (part.type === 'text-delta' && typeof part.delta === 'string') {
@@ -122,7 +135,7 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
       finishReason = part.finishReason;
       usage = part.usage;
     } else if (part.type === 'error') {
-      throw part.error;
+      throw new UnreadableAnswer(`the stream reported an error (${errorMessage(part.error)})`, { cause: part.error });
     }
   }
   if (text !== '') content.unshift({ type: 'text', text });
