@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { otelObserver } from 'groundswell/otel';
@@ -16,7 +17,7 @@ describe('the span tree of a scripted run, printed', () => {
     const text = spanTreeText(tracing.spans());
     const dir = fileURLToPath(new URL('../../.tmp', import.meta.url));
     mkdirSync(dir, { recursive: true });
-    writeFileSync(`${dir}span-tree.txt`, `${text}\n`);
+    writeFileSync(join(dir, 'span-tree.txt'), `${text}\n`);
     expect(text.split('\n').filter((line) => !line.trimStart().startsWith('·')).map((line) => line.replace(/ \[.*$/, ''))).toEqual([
       'workflow release',
       '  step prepare',
