@@ -105,9 +105,18 @@ for (const { file, ok, detail, ms } of outcomes) {
 }
 // A timer, socket or child process an example left open would keep a process of its own alive
 // forever; in the shared process it is a leak to report, not a hang.
-await new Promise((resolve) => setImmediate(resolve));
-// A file request in flight (FSReqPromise/FSReqCallback) ends by itself: not a leak.
-const leaked = process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap' && kind !== 'PipeWrap' && !kind.startsWith('FSReq'));
+const openResources = (): string[] => process.getActiveResourcesInfo().filter((kind) => kind !== 'TTYWrap' && kind !== 'PipeWrap');
+// What is still settling (a file read, a module the loader thread is finishing) ends by itself:
+// wait while the set shrinks, and report only what stays.
+let open = openResources();
+for (let waits = 0; open.length > 0 && waits < 50; waits += 1) {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const now = openResources();
+  if (now.length === 0) open = now;
+  else if (now.length >= open.length && waits >= 10) break;
+  else open = now;
+}
+const leaked = open.filter((kind) => !kind.startsWith('FSReq'));
 if (leaked.length > 0 && !isolate) {
   outcomes.push({ file: '(after all examples)', ok: false, detail: `left open: ${leaked.join(', ')}`, ms: 0 });
   console.log(`✗ resources left open after the examples: ${leaked.join(', ')}`);
