@@ -112,7 +112,7 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
   let modelId = model.modelId;
   const reader = parts.getReader();
   for (;;) {
-    let next: ReadableStreamReadResult<ProviderStreamPart>;
+    let next: Awaited<ReturnType<typeof reader.read>>;
     try {
       next = await reader.read();
     } catch (error) {
