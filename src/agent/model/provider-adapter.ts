@@ -1,5 +1,6 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { UsageError } from '../../errors/groundswell-error.js';
+import { systemClock } from '../../util/clock.js';
 import { errorMessage } from '../../util/describe.js';
 import { MalformedResponseError, ProviderApiError } from '../agent-errors.js';
 import { providerName, type LanguageModelLike, type ProviderCallOptions, type ProviderContent, type ProviderStreamPart } from './language-model.js';
@@ -67,7 +68,7 @@ async function sendLinked(model: LanguageModelLike, options: ProviderCallOptions
       }
       context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
       if (attempt <= MAX_RETRIES && retryable(error, status)) {
-        await wait(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
+        await systemClock.sleep(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
         continue;
       }
       throw new ProviderApiError(
@@ -169,22 +170,4 @@ function retryable(error: unknown, status: number | null): boolean {
   const flagged = typeof error === 'object' && error !== null ? (error as { isRetryable?: unknown }).isRetryable : undefined;
   if (typeof flagged === 'boolean') return flagged;
   return status === null || status === 408 || status === 409 || status === 429 || status >= 500;
-}
-
-function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
