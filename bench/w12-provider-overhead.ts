@@ -9,7 +9,8 @@
  * translation, tree node and events, answer parsing and zod validation.
  * Measured outside any workflow and inside a workflow step, variants interleaved run by run; an
  * info row shows groundswell's own work alone (doGenerate answering the captured result in memory).
- * Floor: the model's doGenerate(); target: inside a workflow ≤ 1.15× the floor.
+ * Floor: the model's doGenerate() with an abort signal of its own per call, as the agent's request has;
+ * target: inside a workflow ≤ 1.15× the floor.
  */
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { isDeepStrictEqual } from 'node:util';
@@ -44,7 +45,7 @@ import {
 // and more rounds: a round stays about a second, and the median has more rounds to pick from.
 const CALLS = 500;
 const WARMUP = 1;
-const RUNS = 7;
+const RUNS = 9;
 /** Calls per run of the in-memory row (info): no HTTP, so many more fit in the same time. */
 const MEMORY_CALLS = 5_000;
 /** agent.prompt() on the provider path inside a workflow ≤ 1.15× the model's own doGenerate() (the floor). */
@@ -133,10 +134,11 @@ function variants({ prompt, options }: Fixture): Variant[] {
       },
     },
     {
+      // The agent's request is cancellable, so it carries an abort signal of its own; so does the floor's.
       label: 'model.doGenerate(), same call options',
       async loop(model) {
         let last: unknown;
-        for (let i = 0; i < CALLS; i += 1) last = await model.doGenerate(options);
+        for (let i = 0; i < CALLS; i += 1) last = await model.doGenerate({ ...options, abortSignal: new AbortController().signal });
         return last;
       },
     },

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, ProviderApiError, type WorkflowEvent } from 'groundswell';
 import { json, ScriptedModel, serveChatCompletions } from 'groundswell/testing';
 
 const Sum = z.object({ sum: z.number() });
@@ -26,6 +26,34 @@ describe('a provider model over real HTTP (@ai-sdk/openai-compatible against the
       wf.cancel('stop');
       await expect(running).rejects.toThrow();
       expect(listenersAfter).toBeLessThanOrEqual(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a request timeout set on the provider’s fetch is retried twice, each an apiError event, then a ProviderApiError', async () => {
+    // The server never answers in time: every attempt waits a minute, the fetch gives up after 100 ms.
+    const script = new ScriptedModel(() => json({ sum: 1 }, { delayMs: 60_000 }));
+    const server = await serveChatCompletions(script);
+    try {
+      const model = createOpenAICompatible({
+        name: 'local',
+        baseURL: server.baseURL,
+        fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.any([...(init?.signal ? [init.signal] : []), AbortSignal.timeout(100)]) }),
+      }).chatModel('m');
+      const agent = createAgent({ name: 'slow', model });
+      const events: WorkflowEvent[] = [];
+      const wf = createWorkflow({ name: 'timeouts' }, (ctx) => ctx.step('ask', () => agent.prompt(createPrompt({ user: 'add', responseFormat: Sum }))));
+      wf.addObserver({ onEvent: (event) => events.push(event) });
+      const error = await wf.run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const failure = (error as { cause?: unknown }).cause ?? error;
+      expect(failure).toBeInstanceOf(ProviderApiError);
+      expect(failure).toMatchObject({ provider: 'local', model: 'm', status: null });
+      expect(events.filter((event) => event.type === 'apiError').map((event) => (event as { attempt: number }).attempt)).toEqual([1, 2, 3]);
+      expect(script.requests).toHaveLength(3);
     } finally {
       await server.close();
     }
