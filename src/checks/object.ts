@@ -46,6 +46,41 @@ export class StrictObjectCheck<S extends Shape> extends Check<ShapeType<S>> {
 }
 
 /**
+ * An object whose known keys are checked and whose other keys are left alone: for objects that
+ * carry fields of their own besides the ones we call (an observer class with its own state).
+ */
+export class OpenObjectCheck<S extends Shape> extends Check<ShapeType<S>> {
+  private readonly keys: readonly string[];
+
+  constructor(
+    readonly shape: S,
+    private readonly expectation: string,
+  ) {
+    super();
+    this.keys = Object.keys(shape);
+  }
+
+  visit(value: unknown, walk: Walk): boolean {
+    if (!isObjectLike(value)) {
+      report(walk, 'invalid_type', this.expectation, false);
+      return false;
+    }
+    // Read through the prototype chain: a class instance's methods live there.
+    for (const key of this.keys) {
+      walk.path.push(key);
+      (this.shape[key] as Check).visit(value[key], walk);
+      walk.path.pop();
+    }
+    return false;
+  }
+}
+
+/** An object whose keys in `shape` pass their checks; any other key is allowed. */
+export function open<S extends Shape>(shape: S, expectation = 'an object'): OpenObjectCheck<S> {
+  return new OpenObjectCheck(shape, expectation);
+}
+
+/**
  * An object with exactly these keys. An unknown key is refused by name, with the closest known key
  * when one is near (a typo of an optional key would otherwise be ignored without a word).
  */

@@ -32,6 +32,7 @@ import { guidanceAt } from './step-guidance.js';
 import type { WorkflowConfig } from './workflow-config.js';
 import { brandWorkflowPrototype, type WorkflowRuntime } from './workflow-runtime.js';
 import { validateWorkflowArgs } from './config/workflow-config.js';
+import { validateObserver } from './config/observer.js';
 
 /** What a functional workflow's executor receives (see `WorkflowContextOf` for its members). */
 export type WorkflowContext = WorkflowContextOf<Workflow>;
@@ -238,9 +239,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
           `"${this.rootRef.name}" (${this.rootRef.id}).`,
       );
     }
-    if (typeof observer !== 'object' || observer === null) {
-      throw new UsageError(`addObserver expects an observer object, got ${describeValue(observer)}.`);
-    }
+    validateObserver(observer, this.name);
     const hub = (this.hubRef ??= new ObserverHub((callback, error) => {
       this.emit(this.treeNode, { type: 'observerError', callback, error: serializeError(error) });
     }));
