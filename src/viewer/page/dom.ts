@@ -1,5 +1,3 @@
-/// <reference lib="dom" />
-// (The reference lets the repo-wide tsconfig, which includes all of src, check this browser file too.)
 
 /** A new element; text is set with textContent, so run data is never parsed as HTML. */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: unknown): HTMLElementTagNameMap[K] {

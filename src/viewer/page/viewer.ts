@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The viewer page's script (bundled to one inline IIFE by build-page.ts): a virtualised tree of the
  * rows the server streams over SSE, filters, and a details pane fetched on demand. Every text from
