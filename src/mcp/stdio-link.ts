@@ -4,6 +4,9 @@ import { errorMessage } from '../util/describe.js';
 import type { StdioMcpServerConfig } from './mcp-config.js';
 import { McpConnectionError } from './mcp-connection-error.js';
 import type { McpClientInfo, McpLink } from './mcp-link.js';
+import { StdioProcessTransport } from './stdio-process-transport.js';
+
+const OWN_GROUPS = process.platform !== 'win32';
 
 /** Enough stderr to show why a server died, bounded so a chatty server cannot grow memory. */
 const STDERR_TAIL_CHARS = 2000;
@@ -19,15 +22,19 @@ export async function openStdioLink(
   clientInfo: McpClientInfo,
   signal: AbortSignal | undefined,
 ): Promise<McpLink> {
-  const transport = new StdioClientTransport({
+  const params = {
     command: config.command,
     args: [...(config.args ?? [])],
     ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
     env: { ...getDefaultEnvironment(), ...config.env, ...callEnv },
-    // Piped rather than inherited so a server's logs do not interleave with the host's output and
-    // its last words can be quoted when it fails.
-    stderr: 'pipe',
-  });
+  };
+  // POSIX: the server leads a process group of its own, killed whole (decision 0051). Windows has
+  // no groups to kill, and the SDK's transport resolves `.cmd` shims there (npx), so it keeps it.
+  const transport = OWN_GROUPS
+    ? new StdioProcessTransport(params, true)
+    : // Piped rather than inherited so a server's logs do not interleave with the host's output and
+      // its last words can be quoted when it fails.
+      new StdioClientTransport({ ...params, stderr: 'pipe' });
   let stderrTail = '';
   // Always drained: an unread pipe fills up and blocks a server that logs a lot.
   transport.stderr?.on('data', (chunk: Buffer | string) => {
@@ -58,6 +65,9 @@ export async function openStdioLink(
   try {
     await client.connect(transport, signal ? { signal } : undefined);
   } catch (error) {
+    // A cancelled start has nothing to save and may never read its stdin: killed now, not after
+    // the grace periods of a close (whose timers would not keep an exiting host alive).
+    if (signal?.aborted && transport instanceof StdioProcessTransport) transport.kill();
     await release();
     if (signal?.aborted) throw signal.reason;
     throw new McpConnectionError(

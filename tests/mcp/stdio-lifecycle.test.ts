@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, WorkflowCancelledError } from 'groundswell';
+import { json, ScriptedModel } from 'groundswell/testing';
+import { connectMcp } from 'groundswell/mcp';
+import { isAlive } from './fixtures/echo-server-config.js';
+import { readPids, slowStartServerConfig, type SlowStartPids } from './fixtures/slow-start-server-config.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'gs-mcp-lifecycle-'));
+const seen: SlowStartPids[] = [];
+let files = 0;
+
+const nextTick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20));
+
+/** Waits for the server to have written its pids (it and its helper are running). */
+async function startedPids(pidFile: string): Promise<SlowStartPids> {
+  for (;;) {
+    const pids = readPids(pidFile);
+    if (pids !== undefined) {
+      seen.push(pids);
+      return pids;
+    }
+    await nextTick();
+  }
+}
+
+/** Waits until neither process is left; the test's timeout is the only bound. */
+async function gone(pids: SlowStartPids): Promise<void> {
+  while (isAlive(pids.server) || isAlive(pids.helper)) await nextTick();
+}
+
+afterAll(() => {
+  // A failed test must not leave its processes behind: they are ours, killed by pid.
+  for (const pids of seen) {
+    for (const pid of [pids.server, pids.helper]) {
+      if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+// Starting children dominates these tests, so they run concurrently; the timeout is for start-up
+// on a loaded machine, not for any expected wait.
+describe.concurrent('a stdio MCP server still starting', { timeout: 30_000 }, () => {
+  it('is killed with its own children when the run is cancelled', async () => {
+    const pidFile = join(dir, `run-${files++}.json`);
+    const model = new ScriptedModel([json({ answer: 'never asked' })]);
+    const agent = createAgent({ name: 'slow-mcp', client: model.client(), mcps: [slowStartServerConfig(pidFile)] });
+    const wf = createWorkflow({ name: 'cancelled-while-starting' }, (ctx) =>
+      ctx.step('ask', () => agent.prompt(createPrompt({ user: 'hi', responseFormat: z.object({ answer: z.string() }) }))),
+    );
+    const run = wf.run();
+    const settled = run.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const pids = await startedPids(pidFile);
+    expect(isAlive(pids.server) && isAlive(pids.helper)).toBe(true);
+    wf.cancel('stop while the server starts');
+    expect(await settled).toBeInstanceOf(WorkflowCancelledError);
+    await gone(pids);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('is killed with its own children when connectMcp is aborted', async () => {
+    const pidFile = join(dir, `abort-${files++}.json`);
+    const controller = new AbortController();
+    const reason = new Error('aborted while starting');
+    const connecting = connectMcp(slowStartServerConfig(pidFile), { signal: controller.signal }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const pids = await startedPids(pidFile);
+    controller.abort(reason);
+    expect(await connecting).toBe(reason);
+    await gone(pids);
+  });
+
+  for (const how of ['exit', 'throw'] as const) {
+    it(`is killed with its own children when the host process ends (${how === 'exit' ? 'process.exit()' : 'an uncaught error'})`, async () => {
+      const pidFile = join(dir, `host-${files++}.json`);
+      const code = await new Promise<number | null>((resolve) => {
+        const host = execFile(process.execPath, ['--import', 'tsx', 'exiting-host.mjs', pidFile, how], { cwd: FIXTURES });
+        host.on('exit', (exitCode) => resolve(exitCode));
+      });
+      expect(code).toBe(how === 'exit' ? 0 : 1);
+      const pids = await startedPids(pidFile);
+      await gone(pids);
+    });
+  }
+});
+
+// Runs after the block above: it counts this process's 'exit' listeners, which those tests change.
+describe('the exit hook that kills live stdio servers', { timeout: 30_000 }, () => {
+  it('is one listener however many servers are live, and none once they are closed', async () => {
+    const baseline = process.listenerCount('exit');
+    const controller = new AbortController();
+    // More than Node's default of 10 listeners, which a listener per server would warn about.
+    const pidFiles = Array.from({ length: 12 }, () => join(dir, `many-${files++}.json`));
+    const connecting = pidFiles.map((pidFile) =>
+      connectMcp(slowStartServerConfig(pidFile), { signal: controller.signal }).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+    );
+    const pids = await Promise.all(pidFiles.map(startedPids));
+    expect(process.listenerCount('exit')).toBe(baseline + 1);
+    controller.abort(new Error('enough'));
+    await Promise.all(connecting);
+    await Promise.all(pids.map(gone));
+    expect(process.listenerCount('exit')).toBe(baseline);
+  });
+});
