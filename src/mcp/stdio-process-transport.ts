@@ -65,7 +65,8 @@ export class StdioProcessTransport implements Transport {
         if (child.pid !== undefined) forget = killOnExit(child.pid, this.ownGroup);
         resolve();
       });
-      child.once('error', (error) => {
+      // `on`, not `once`: a later 'error' without a listener would throw in the host.
+      child.on('error', (error) => {
         reject(error);
         this.onerror?.(error);
       });
