@@ -5,10 +5,13 @@ import { dbosChildren, dbosWorkflows } from 'groundswell/dbos';
 import { JournalRunStore } from 'groundswell/durable';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { fakeDbos } from './support/fake-dbos.js';
+import { STALL_MS } from './support/progress.js';
 
 const Answer = z.object({ n: z.number() });
 
-describe('groundswell/dbos journal (in-process DBOS stand-in)', () => {
+// In-process only, nothing to watch for progress: the stall window bounds each whole test instead of
+// vitest's 5 s default, which a loaded machine overran while loading the libraries on first use.
+describe('groundswell/dbos journal (in-process DBOS stand-in)', { timeout: STALL_MS }, () => {
   it('makes each top-level step and agent call a DBOS step; work inside a step is part of it', async () => {
     const dbos = fakeDbos();
     const model = new ScriptedModel([json({ n: 1 }), json({ n: 2 })]);

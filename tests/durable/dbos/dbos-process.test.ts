@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createWorkflow, UsageError } from 'groundswell';
 import { dbosChildren, dbosLauncher, dbosWorker, dbosWorkflows, type DbosProcessLike } from 'groundswell/dbos';
 import { fakeDbos } from './support/fake-dbos.js';
+import { STALL_MS } from './support/progress.js';
 
 /** A `DBOS` that records what a process set up, in order. */
 function recordingDbos(): DbosProcessLike & { calls: unknown[] } {
@@ -16,7 +17,9 @@ function recordingDbos(): DbosProcessLike & { calls: unknown[] } {
 
 const settings = { name: 'app', systemDatabaseUrl: 'postgresql://db/app', queues: [{ name: 'topics', workerConcurrency: 4 }] };
 
-describe('groundswell/dbos processes', () => {
+// In-process only, nothing to watch for progress: the stall window bounds each whole test instead of
+// vitest's 5 s default, which a loaded machine overran while loading the libraries on first use.
+describe('groundswell/dbos processes', { timeout: STALL_MS }, () => {
   it('a worker: its own executor id, launched, then its queues with a 100 ms polling interval', async () => {
     const dbos = recordingDbos();
     await dbosWorker(dbos, { ...settings, executorID: 'worker-1' });
