@@ -8,7 +8,7 @@ const { readdirSync } = require('node:fs');
 
 /** Bottom to top. Order matters inside a layer too: a unit never imports one listed after it. */
 const ranks = [
-  ['foundation', ['types', 'util', 'errors', 'checks']],
+  ['foundation', ['types', 'util', 'errors', 'checks', 'budgets']],
   ['core', ['core', 'decorators', 'debugger', 'secrets']],
   ['building blocks', ['cache', 'plan-files', 'ancestry', 'tools', 'file-tools', 'mcp']],
   ['agent', ['agent']],

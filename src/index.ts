@@ -104,6 +104,8 @@ export { GroundswellError, UsageError } from './errors/groundswell-error.js';
 export { MergedWorkflowError, RunSuspendedError, WorkflowCancelledError, WorkflowError } from './errors/workflow-error.js';
 export type { WorkflowErrorDetails } from './errors/workflow-error.js';
 export { isRetryable, isSuspension, isWorkflowError } from './errors/predicates.js';
+export { BudgetExceededError } from './budgets/budget-exceeded-error.js';
+export type { Budget, BudgetDimension, BudgetStanding } from './types/budget.js';
 
 export type {
   CancelledEvent,
@@ -142,6 +144,8 @@ export type {
   CacheMissEvent,
   CacheStoreErrorEvent,
   PricingMissingEvent,
+  BudgetWarningEvent,
+  BudgetExceededEvent,
 } from './types/events.js';
 export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';

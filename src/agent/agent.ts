@@ -41,6 +41,8 @@ import { startsFresh } from './fresh-start.js';
 import { normalizeAncestry, type GoalAncestry } from '../ancestry/goal-ancestry.js';
 import { validateAgentConfig, validateGoalAncestry, validateOverrides } from './config/agent-config.schema.js';
 import { loadZodChecked, zodReady } from '../checks/zod-version.js';
+import type { Budget } from '../types/budget.js';
+import { armCallBudgets, callBudgets } from './call-budgets.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -62,6 +64,11 @@ export interface AgentConfig extends AgentSettings {
   trajectory?: TrajectoryOptions;
   /** A plan file to keep in view while working (see goal plans in the README). */
   plan?: PlanWatchOptions;
+  /**
+   * Limits on each call of this agent (its requests, tool calls and what they start); nested in
+   * every budget around the call. A request that could pass one fails with `BudgetExceededError`.
+   */
+  budget?: Budget;
 }
 
 /** What `agent.execute()` resolves to: the value and what the call took. */
@@ -127,7 +134,7 @@ export class Agent {
     const client = this.clientRef ?? (await this.defaultClient());
     if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
-    return (await call.tree.run(() => callPipeline()(call))).value;
+    return (await runCall(call)).value;
   }
 
   /**
@@ -147,7 +154,7 @@ export class Agent {
     if (!zodReady()) await loadZodChecked();
     const call = this.prepare(prompt, overrides, undefined, client);
     const started = call.tree.now();
-    const outcome = await call.tree.run(() => callPipeline()(call));
+    const outcome = await runCall(call);
     return { ...outcome, duration: call.tree.now() - started };
   }
 
@@ -157,7 +164,7 @@ export class Agent {
       const client = this.clientRef ?? (await this.defaultClient());
       if (!zodReady()) await loadZodChecked();
       const call = this.prepare(prompt, overrides, emit, client);
-      const outcome = await call.tree.run(() => callPipeline()(call));
+      const outcome = await runCall(call);
       return outcome.value;
     });
   }
@@ -249,6 +256,7 @@ export class Agent {
       missingPrice: this.missingPrice,
       tree,
       meter: { usage: { ...ZERO_USAGE }, turns: 0 },
+      budgets: callBudgets(tree, this.name, this.config.budget, undefined, prompt.name),
       onStream,
       reflector: () => this.reflector(),
     };
@@ -282,6 +290,14 @@ export class Agent {
   private cache(): Cache {
     return (this.cacheRef ??= new LruCacheStore());
   }
+}
+
+/** Runs the call through the pipeline, in its node's scope, with its own budgets' wallMs running. */
+function runCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
+  // Most calls have no budget: no extra promise for them (a cache hit is mostly overhead).
+  if (call.budgets.length === 0) return call.tree.run(() => callPipeline()(call));
+  const stop = armCallBudgets(call.tree, call.budgets);
+  return call.tree.run(() => callPipeline()(call)).finally(stop);
 }
 
 /** The system sections the call's features contribute, in their order (none: no array). */

@@ -11,6 +11,10 @@ import type { NodeKind, WorkflowStatus } from '../types/status.js';
  * so the agent code never branches on it.
  */
 export class CallTree {
+  // Signals of enclosing budgets with a wallMs (see `limitBy`); none for almost every call.
+  private limits: readonly AbortSignal[] | undefined;
+  private combined: AbortSignal | undefined;
+
   private constructor(
     readonly workflow: Workflow | undefined,
     readonly node: TreeNode | undefined,
@@ -36,7 +40,16 @@ export class CallTree {
     const node = new TreeNode(kind, name, this.workflow);
     this.node.addChild(node);
     node.start(this.workflow.clock.now());
-    return new CallTree(this.workflow, node);
+    const tree = new CallTree(this.workflow, node);
+    tree.limits = this.limits;
+    return tree;
+  }
+
+  /** Requests and tools of this call also stop when one of `signals` aborts (a budget's wallMs ran out). */
+  limitBy(signals: readonly AbortSignal[]): void {
+    if (signals.length === 0) return;
+    this.limits = signals;
+    this.combined = undefined;
   }
 
   /** Reports `payload` on this node, at `timestamp` when the caller read the clock already. */
@@ -55,6 +68,9 @@ export class CallTree {
   }
 
   get signal(): AbortSignal | undefined {
-    return this.workflow?.signal;
+    const limits = this.limits;
+    if (limits === undefined) return this.workflow?.signal;
+    const run = this.workflow?.signal;
+    return (this.combined ??= AbortSignal.any(run === undefined ? [...limits] : [run, ...limits]));
   }
 }

@@ -15,6 +15,7 @@ import type { Pricing } from './pricing.js';
 import type { ToolCallRecord } from './tool-call-record.js';
 import type { TurnFeature } from './turn-feature.js';
 import type { ModelAdapter } from './model/model-adapter.js';
+import type { BudgetLedger } from '../budgets/budget-ledger.js';
 
 /** What is sent, fixed before any interceptor runs so the cache key covers exactly the request. */
 export interface RequestPlan {
@@ -81,6 +82,8 @@ export interface PromptCall<T> {
   readonly reflector: () => Reflector;
   /** The same call with a reflection's revision applied: new user text, guidance in the system prompt. */
   readonly revise: (revision: Revision) => PromptCall<T>;
+  /** Every budget enclosing the call (its agent's and prompt's included), nearest first; empty for most calls. */
+  readonly budgets: readonly BudgetLedger[];
   /** Set for `agent.stream()`: the loop streams each turn and reports events here. */
   readonly onStream: ((event: AgentStreamEvent<T>) => void) | undefined;
 }

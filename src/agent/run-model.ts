@@ -18,6 +18,8 @@ import { isLanguageModel } from './model/language-model.js';
 import type { ModelAdapter } from './model/model-adapter.js';
 import { providerAdapter } from './model/provider-adapter.js';
 import type { RequestOverride } from './turn-feature.js';
+import { priceKeyOf } from './price-key.js';
+import { failedRequest, reserveRequest, usedBy } from './budget-gate.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -83,10 +85,18 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     }
     // Read only in a tree: outside one nobody is told about single requests.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
-    const response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });
-    const priceModel = priceKeyOf(call, model.provider, response.model, params.model);
+    // Reserved synchronously right before sending: calls sharing a budget cannot overshoot together.
+    const held = reserveRequest(call, params, model.provider);
+    let response: Message;
+    try {
+      response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });
+    } catch (error) {
+      throw failedRequest(held, error, call.agentName);
+    }
+    const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model);
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
+    held?.settle(usedBy(turnUsage));
     if (call.tree.node !== undefined) reportRequest(call, model.provider, turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
     // The meter spans the whole call, failed attempts and reflection retries included.
@@ -157,18 +167,6 @@ function adapterFor<T>(call: PromptCall<T>, override: RequestOverride['model'], 
   throw new UsageError(
     `Turn feature "${feature}" asked for model "${override}" by id, but this call runs on a ${call.model.provider} model: give a language model object instead.`,
   );
-}
-
-/**
- * The name a request is priced under. The API may answer an alias with a dated id, so either name
- * prices it; a provider model's price may also be keyed `provider/model` (`ollama/llama3.2`), which
- * wins, so one model id served by two providers can cost differently.
- */
-function priceKeyOf<T>(call: PromptCall<T>, provider: string, answered: string, asked: string): string {
-  const { pricing } = call;
-  if (provider === 'anthropic') return pricing?.[answered] !== undefined ? answered : asked;
-  const keys = [`${provider}/${answered}`, `${provider}/${asked}`, answered, asked];
-  return keys.find((key) => pricing?.[key] !== undefined) ?? `${provider}/${asked}`;
 }
 
 /** One `modelRequest` event on the call's node: what a tracer shows as one model request. */

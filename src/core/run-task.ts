@@ -7,6 +7,8 @@ import type { SettleMode } from './fan-out.js';
 import { runInScope } from './scope.js';
 import { TreeNode } from './tree-node.js';
 import { Workflow } from './workflow.js';
+import type { Budget } from '../types/budget.js';
+import { startNodeBudget } from './node-budget.js';
 
 export interface TaskOptions {
   name?: string;
@@ -23,6 +25,8 @@ export interface TaskOptions {
   settle?: SettleMode;
   /** Overrides the workflow's `errorMergeStrategy` for this task (not with `settle: 'all'`). */
   errorMergeStrategy?: ErrorMergeStrategy;
+  /** Limits on everything the task's children run; the task fails with `BudgetExceededError` when one would be passed. */
+  budget?: Budget;
 }
 
 export type TaskResult = Workflow | readonly Workflow[];
@@ -49,8 +53,9 @@ export async function runTask<R extends TaskResult>(
   workflow.emit(node, { type: 'taskStart', name, concurrent }, startedAt);
   const scope = { workflow, node };
   let childIds: string[] = [];
+  const budget = options.budget === undefined ? undefined : startNodeBudget(workflow, node, options.budget, `task "${name}"`);
   try {
-    const produced = await runInScope(scope, body);
+    const produced = await (budget === undefined ? runInScope(scope, body) : budget.race(runInScope(scope, body)));
     const children = asWorkflows(produced, name);
     childIds = children.map((child) => child.id);
     runInScope(scope, () => {
@@ -76,6 +81,8 @@ export async function runTask<R extends TaskResult>(
     // Settling all means resolving with the children even after a cancel (the queued ones carry
     // WorkflowCancelledError); the workflow's next step or run() still throws it.
     if (options.settle !== 'all') workflow.throwIfCancelled(node);
+    // The wallMs ran out: the children were cancelled and settled; the task fails with the reason.
+    if (budget?.ledger.expired !== undefined) throw budget.ledger.expired;
     node.finish('completed', clock.now());
     return produced;
   } catch (thrown) {
@@ -83,6 +90,7 @@ export async function runTask<R extends TaskResult>(
     node.finish(endStatus(workflow, thrown), clock.now());
     throw error;
   } finally {
+    budget?.stop();
     try {
       workflow.emit(node, { type: 'taskEnd', name, status: node.status, duration: node.duration ?? 0, childIds }, node.endTime);
     } finally {

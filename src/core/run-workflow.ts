@@ -5,6 +5,7 @@ import { journalOf } from './run-journal.js';
 import { currentScope, mustYield, runInScope } from './scope.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
 import { addRunSecrets } from './run-secrets.js';
+import { startNodeBudget } from './node-budget.js';
 import { ownRedactedValues } from './redacted-values.js';
 
 /**
@@ -39,6 +40,8 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
   const startedAt = workflow.clock.now();
   node.start(startedAt);
   workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
+  const budgetSetting = workflow.config.budget;
+  const budget = budgetSetting === undefined ? undefined : startNodeBudget(workflow, node, budgetSetting, `workflow "${workflow.name}"`);
   try {
     if (mustYield()) await undefined;
     const result = await runInScope({ workflow, node }, body);
@@ -49,11 +52,13 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
     return result;
   } catch (thrown) {
     await workflow.whenIdle();
-    const error = recordFailure(workflow, node, thrown, what);
+    // A wallMs that ran out cancelled the run: its error says why (as the cancellation's cause).
+    const error = recordFailure(workflow, node, budget?.ledger.expired ?? thrown, what);
     node.finish(endStatus(workflow, thrown), workflow.clock.now());
     workflow.lastOutcome = { status: 'rejected', error };
     throw error;
   } finally {
+    budget?.stop();
     try {
       workflow.emit(
         node,

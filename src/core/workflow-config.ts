@@ -1,4 +1,5 @@
 import type { DurableSetting } from './durable-setting.js';
+import type { Budget } from '../types/budget.js';
 import type { Clock } from '../util/clock.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
 import type { RetentionOptions } from './retention.js';
@@ -57,4 +58,9 @@ export interface WorkflowConfig {
    * `resume(runId)` continues after a crash and `waitFor` can suspend the run (see the README).
    */
   durable?: DurableSetting;
+  /**
+   * Limits on everything this workflow runs (its steps, child workflows, agent calls): a model
+   * request or tool call that could pass one is refused with `BudgetExceededError`.
+   */
+  budget?: Budget;
 }

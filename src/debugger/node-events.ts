@@ -1,4 +1,4 @@
-import type { CacheMissEvent, TrajectoryCheckpointEvent } from '../types/events.js';
+import type { BudgetExceededEvent, BudgetWarningEvent, CacheMissEvent, TrajectoryCheckpointEvent } from '../types/events.js';
 import { dispatchEventWith, type EventTable } from '../types/event-table.js';
 import type { GoalAncestry } from '../types/goal-ancestry.js';
 import type { WorkflowNode } from '../types/node.js';
@@ -23,6 +23,8 @@ export interface NodeEvents {
   checkpoint: TrajectoryCheckpointEvent | undefined;
   /** One line per goal sign-off, in order. */
   signOffs: string[];
+  /** One line per budget warning or refusal on this node (the budget's own node), in order. */
+  budgets: string[];
 }
 
 /**
@@ -106,13 +108,27 @@ const TREE_EVENTS: EventTable<void, NodeEvents> = {
   // Warnings about the run's services, not about how this node ran.
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
+  budgetWarning: (event, seen) => {
+    seen.budgets.push(`budget warning: ${budgetText(event)} (warns at ${Math.round(event.warnAt * 100)}%)`);
+  },
+  budgetExceeded: (event, seen) => {
+    seen.budgets.push(`budget exceeded: ${budgetText(event)}`);
+  },
 };
 
 /** The node's events as the tree string shows them. */
 export function nodeEvents(node: WorkflowNode): NodeEvents {
-  const seen: NodeEvents = { model: '', cache: '', attempts: 0, apiErrors: 0, failure: undefined, why: undefined, checkpoint: undefined, signOffs: [] };
+  const seen: NodeEvents = { model: '', cache: '', attempts: 0, apiErrors: 0, failure: undefined, why: undefined, checkpoint: undefined, signOffs: [], budgets: [] };
   for (const event of node.events) dispatchEventWith(TREE_EVENTS, event, seen, undefined);
   return seen;
+}
+
+/** `usd limit $0.1000, spent $0.0800, reserved $0.0150, needed $0.0200`. */
+function budgetText(event: BudgetWarningEvent | BudgetExceededEvent): string {
+  const amount = (value: number): string =>
+    event.dimension === 'usd' ? `$${value.toFixed(4)}` : event.dimension === 'wallMs' ? `${Math.round(value)} ms` : String(value);
+  const needed = event.needed > 0 ? `, needed ${amount(event.needed)}` : '';
+  return `${event.dimension} limit ${amount(event.limit)}, spent ${amount(event.spent)}, reserved ${amount(event.reserved)}${needed}`;
 }
 
 /** `why Mission: … · Goal: …`, or '' when the ancestry names nothing. */

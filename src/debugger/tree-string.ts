@@ -95,6 +95,7 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     whysShown.add(why);
     if (isCall && seen.checkpoint !== undefined) extra.push(checkpointText(seen.checkpoint));
     for (const signOff of seen.signOffs) extra.push(signOff);
+    for (const budget of seen.budgets) extra.push(budget);
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
     const hidden = cut ? 0 : node.children.length - shown.length;
     if (hidden > 0) extra.push(`… ${hidden} more children`);

@@ -170,6 +170,9 @@ const PRIOR_OUTPUT_EVENTS: EventTable<PriorOutput | undefined, WorkflowNode, Ent
   contextCompacted: 'ignore',
   goalSignOff: 'ignore',
   pricingMissing: 'ignore',
+  // Progress of the run's spending, not an outcome; a refusal shows as the error of what it failed.
+  budgetWarning: 'ignore',
+  budgetExceeded: 'ignore',
 };
 
 function errorOf(node: WorkflowNode): string | undefined {

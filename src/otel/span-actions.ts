@@ -71,6 +71,8 @@ export const SPAN_ACTIONS: EventTable<void, SpanWriter, WorkflowNode> = {
   cacheMiss: addEvent,
   cacheStoreError: addEvent,
   pricingMissing: addEvent,
+  budgetWarning: addEvent,
+  budgetExceeded: addEvent,
 };
 
 /** A node that starts again (a workflow run twice) gets a new span. */

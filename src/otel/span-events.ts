@@ -1,4 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
+import type { BudgetStanding } from '../types/budget.js';
 import type { RunWaitEvent, WorkflowEvent } from '../types/events.js';
 import { dispatchEventWith, type EventTable } from '../types/event-table.js';
 import type { SerializedError } from '../util/serialize-error.js';
@@ -131,7 +132,22 @@ const SPAN_EVENTS: EventTable<SpanEventOf | undefined, boolean> = {
   cacheStoreError: 'ignore',
   // Says why the span has no cost attribute although the agent was given prices.
   pricingMissing: (event) => ({ name: 'groundswell.pricing_missing', attributes: { 'gen_ai.agent.name': event.agentName, 'gen_ai.request.model': event.model } }),
+  budgetWarning: (event) => ({ name: 'groundswell.budget_warning', attributes: { ...budgetAttributes(event), 'groundswell.budget.warn_at': event.warnAt } }),
+  budgetExceeded: (event) => ({ name: 'groundswell.budget_exceeded', attributes: budgetAttributes(event) }),
 };
+
+/** Where the budget is and how the limit stood. */
+function budgetAttributes(event: BudgetStanding): Attributes {
+  return {
+    'groundswell.budget.node_id': event.budgetNodeId,
+    'groundswell.budget.path': capped(event.budgetPath),
+    'groundswell.budget.dimension': event.dimension,
+    'groundswell.budget.limit': event.limit,
+    'groundswell.budget.spent': event.spent,
+    'groundswell.budget.reserved': event.reserved,
+    'groundswell.budget.needed': event.needed,
+  };
+}
 
 /** A wait's signal, its timeout and why a signal was rejected. */
 function waitAttributes(event: RunWaitEvent): Attributes {

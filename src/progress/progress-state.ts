@@ -123,6 +123,9 @@ const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
   cacheMiss: 'ignore',
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
+  // The display counts nodes and totals; a refusal shows as the failed call or step it ends.
+  budgetWarning: 'ignore',
+  budgetExceeded: 'ignore',
 };
 
 function freshCounts(): Record<CountedKind, KindCounts> {

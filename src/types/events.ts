@@ -5,6 +5,7 @@ import type { TokenUsage } from './usage.js';
 import type { GoalAncestry } from './goal-ancestry.js';
 import type { CacheMissInfo } from './cache.js';
 import type { TrajectoryCheckpoint, VerifierOutcome } from './trajectory.js';
+import type { BudgetStanding } from './budget.js';
 
 /** Fields every event carries. `nodeId` is the node the event happened on. */
 export interface EventBase {
@@ -289,6 +290,17 @@ export interface PricingMissingEvent extends EventBase {
   readonly model: string;
 }
 
+/** A budget's spent plus reserved first reached its `warnAt` share of a limit (once per limit). */
+export interface BudgetWarningEvent extends EventBase, BudgetStanding {
+  readonly type: 'budgetWarning';
+  readonly warnAt: number;
+}
+
+/** A budget refused a model request or tool call (it could have passed a limit), or its wallMs ran out. */
+export interface BudgetExceededEvent extends EventBase, BudgetStanding {
+  readonly type: 'budgetExceeded';
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -321,7 +333,9 @@ export type WorkflowEvent =
   | CacheHitEvent
   | CacheMissEvent
   | CacheStoreErrorEvent
-  | PricingMissingEvent;
+  | PricingMissingEvent
+  | BudgetWarningEvent
+  | BudgetExceededEvent;
 
 export type WorkflowEventType = WorkflowEvent['type'];
 

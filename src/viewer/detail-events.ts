@@ -88,6 +88,9 @@ export const OWN_EVENTS: EventTable<void, DetailParts> = {
     parts.signOffs.push(event);
   },
   pricingMissing: 'ignore',
+  // Not in the details yet (the page has no budget section); a refusal shows as the node's error.
+  budgetWarning: 'ignore',
+  budgetExceeded: 'ignore',
 };
 
 /**
@@ -133,4 +136,7 @@ export const TOOL_CALL_CHILD_EVENTS: EventTable<void, DetailParts> = {
     parts.signOffs.push(event);
   },
   pricingMissing: 'ignore',
+  // Not in the details yet (the page has no budget section); a refusal shows as the node's error.
+  budgetWarning: 'ignore',
+  budgetExceeded: 'ignore',
 };

@@ -42,4 +42,6 @@ export const ROOT_WAIT_EVENTS: EventTable<ViewerWait | null> = {
   contextCompacted: 'ignore',
   goalSignOff: 'ignore',
   pricingMissing: 'ignore',
+  budgetWarning: 'ignore',
+  budgetExceeded: 'ignore',
 };

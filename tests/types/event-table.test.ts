@@ -40,6 +40,8 @@ const DESCRIBE: EventTable<string> = {
   cacheMiss: 'ignore',
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
+  budgetWarning: 'ignore',
+  budgetExceeded: 'ignore',
 };
 
 // The compile-time half: tsc (`npm run typecheck`, which includes tests) fails if either line

@@ -7,6 +7,7 @@ import { planWatchSchema } from './plan-watch.schema.js';
 import { pricingSchema } from './pricing.schema.js';
 import { cacheSchema, clientSchema } from './services.schema.js';
 import { trajectoryOptionsSchema } from './trajectory-options.schema.js';
+import { budgetSchema } from '../../budgets/budget.schema.js';
 
 const agentConfigSchema = strict(
   {
@@ -18,6 +19,7 @@ const agentConfigSchema = strict(
     goalAncestry: goalAncestrySchema.optional(),
     trajectory: trajectoryOptionsSchema.optional(),
     plan: planWatchSchema.optional(),
+    budget: budgetSchema.optional(),
   },
   'an object (the agent config)',
 );

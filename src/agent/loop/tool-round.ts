@@ -5,6 +5,7 @@ import type { PromptCall } from '../prompt-call.js';
 import { runHook, runPreToolUse } from '../run-hook.js';
 import type { ToolCallRecord } from '../tool-call-record.js';
 import type { ToolHandler, ToolOutcome } from '../toolset.js';
+import { reserveToolCall, settleToolCall } from '../budget-gate.js';
 
 const TREE_OUTPUT_LIMIT = 2_000;
 
@@ -17,6 +18,8 @@ export async function runTool<T>(
 ): Promise<ToolCallRecord> {
   const handler = handlers.get(toolUse.name);
   const kind = handler?.kind ?? 'local';
+  // Before the tool's node: a refused call runs nothing and fails the agent call.
+  const held = reserveToolCall(call, toolUse.name);
   const node = call.tree.child(kind === 'mcp' ? 'mcpCall' : 'toolCall', toolUse.name);
   const started = node.now();
   const base: HookContext = {
@@ -28,8 +31,11 @@ export async function runTool<T>(
   call.onStream?.({ type: 'toolUse', toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
 
   try {
-    return await invokeTool(call, handlers, handler, toolUse, node, base, started);
+    const record = await invokeTool(call, handlers, handler, toolUse, node, base, started);
+    settleToolCall(held, handler !== undefined && record.blockedReason === undefined);
+    return record;
   } catch (error) {
+    settleToolCall(held, handler !== undefined);
     // A throwing hook fails the call; its tool node must not be left running.
     node.finish('failed');
     throw error;

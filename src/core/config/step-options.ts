@@ -5,6 +5,7 @@ import { memberLabel } from '../../checks/label.js';
 import { expected } from '../../checks/leaf.js';
 import { strict } from '../../checks/object.js';
 import { received } from '../../checks/received.js';
+import { budgetSchema } from '../../budgets/budget.schema.js';
 
 /** Node's timers hold a signed 32-bit delay; a longer one fires at once (with a warning), not later. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -27,6 +28,7 @@ const sharedShape = {
   logStart: flag.optional(),
   logFinish: flag.optional(),
   retry: retrySchema.optional(),
+  budget: budgetSchema.optional(),
 };
 
 const decoratorOptionsSchema = strict({ name: nonEmptyText.optional(), ...sharedShape }, 'an object of step options');

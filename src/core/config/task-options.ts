@@ -3,6 +3,7 @@ import { assertConfig } from '../../checks/assert-config.js';
 import { flag, nonEmptyText } from '../../checks/fields.js';
 import { memberLabel } from '../../checks/label.js';
 import { strict } from '../../checks/object.js';
+import { budgetSchema } from '../../budgets/budget.schema.js';
 import { errorMergeSchema } from './error-merge.js';
 import { concurrencyField, settleField } from './fan-out-options.js';
 
@@ -13,6 +14,7 @@ const taskOptionsSchema = strict(
     concurrency: concurrencyField.optional(),
     settle: settleField.optional(),
     errorMergeStrategy: errorMergeSchema.optional(),
+    budget: budgetSchema.optional(),
   },
   'an object of task options',
 );

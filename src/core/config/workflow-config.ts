@@ -5,6 +5,7 @@ import { flag, hasMethods, integer, nonEmptyText, text } from '../../checks/fiel
 import { expected } from '../../checks/leaf.js';
 import { strict } from '../../checks/object.js';
 import { received } from '../../checks/received.js';
+import { budgetSchema } from '../../budgets/budget.schema.js';
 import { errorMergeSchema } from './error-merge.js';
 import { workflowReflectionSchema } from './workflow-reflection.js';
 
@@ -23,6 +24,7 @@ const workflowConfigSchema = strict(
       'an object like { maxEventsPerNode: 1000 }',
     ).optional(),
     detached: flag.optional(),
+    budget: budgetSchema.optional(),
     durable: strict(
       {
         store: expected('a run store (journalRunStore() from groundswell/durable, or a PostgreSQL store)', (v) =>

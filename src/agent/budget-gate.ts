@@ -1,0 +1,78 @@
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import { NO_AMOUNTS, type BudgetAmounts } from '../budgets/budget-amounts.js';
+import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
+import { reserve, type Reservation } from '../budgets/reservation.js';
+import { UsageError } from '../errors/groundswell-error.js';
+import type { TokenUsage } from '../types/usage.js';
+import { priceKeyOf } from './price-key.js';
+import type { PromptCall } from './prompt-call.js';
+
+const ONE_REQUEST: BudgetAmounts = Object.freeze({ ...NO_AMOUNTS, modelRequests: 1 });
+const ONE_TOOL_CALL: BudgetAmounts = Object.freeze({ ...NO_AMOUNTS, toolCalls: 1 });
+
+/**
+ * Reserves one request's worst case on every budget enclosing the call, before it is sent:
+ * the estimated input tokens plus `max_tokens` of output, priced at the model's highest input
+ * rate (a cache write costs more than plain input), and one model request. Throws
+ * `BudgetExceededError` when a limit could be passed; undefined when no budget encloses the call.
+ */
+export function reserveRequest<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, provider: string): Reservation | undefined {
+  const ledgers = call.budgets;
+  if (ledgers.length === 0) return undefined;
+  const input = estimateInputTokens(params);
+  const output = params.max_tokens;
+  const usd = ledgers.some((ledger) => ledger.budget.usd !== undefined) ? worstCaseUsd(call, provider, params.model, input, output) : 0;
+  return reserve(ledgers, { usd, tokens: input + output, modelRequests: 1, toolCalls: 0 }, `Model request of agent "${call.agentName}"`);
+}
+
+/**
+ * Input tokens of a request, estimated from its serialized length: 4 characters a token, rounded
+ * up. The JSON's quotes, keys and tool schemas count too, which keeps the estimate above what the
+ * model's tokenizer counts for ordinary text; images and unusual scripts can still beat it.
+ */
+export function estimateInputTokens(params: MessageCreateParamsNonStreaming): number {
+  return Math.ceil(JSON.stringify(params).length / 4);
+}
+
+/** What an answered request used, for settling its reservation. */
+export function usedBy(usage: TokenUsage): BudgetAmounts {
+  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
+  return { usd: usage.costUsd ?? 0, tokens, modelRequests: 1, toolCalls: 0 };
+}
+
+/**
+ * A request that failed was sent (it counts as one) but answered nothing billable. When a
+ * budget's wallMs stopped it, the call fails with that budget's error, the abort as its cause.
+ */
+export function failedRequest(held: Reservation | undefined, error: unknown, agentName: string): unknown {
+  if (held === undefined) return error;
+  held.settle(ONE_REQUEST);
+  const expired = held.expired;
+  if (expired === undefined) return error;
+  return new BudgetExceededError(`Model request of agent "${agentName}" was stopped: ${expired.message}`, expired, { cause: error });
+}
+
+/** Reserves one tool call on every budget enclosing the call; throws when a limit could be passed. */
+export function reserveToolCall<T>(call: PromptCall<T>, toolName: string): Reservation | undefined {
+  if (call.budgets.length === 0) return undefined;
+  return reserve(call.budgets, ONE_TOOL_CALL, `Tool call "${toolName}" of agent "${call.agentName}"`);
+}
+
+/** Settles a tool call's reservation: it counts when the tool ran (not when refused or unknown). */
+export function settleToolCall(held: Reservation | undefined, ran: boolean): void {
+  held?.settle(ran ? ONE_TOOL_CALL : NO_AMOUNTS);
+}
+
+function worstCaseUsd<T>(call: PromptCall<T>, provider: string, model: string, input: number, output: number): number {
+  const key = priceKeyOf(call.pricing, provider, model, model);
+  const price = call.pricing?.[key];
+  if (price === undefined) {
+    const where = call.budgets.find((ledger) => ledger.budget.usd !== undefined);
+    throw new UsageError(
+      `Agent "${call.agentName}": the usd budget of ${where?.owner ?? 'an enclosing node'} (${where?.path ?? ''}) needs a price for model "${key}", ` +
+        `and the agent's pricing has none: add it to createAgent({ pricing }).`,
+    );
+  }
+  const inputRate = Math.max(price.inputPerMTok, price.cacheWritePerMTok ?? price.inputPerMTok * 1.25, price.cacheReadPerMTok ?? 0);
+  return (input * inputRate + output * price.outputPerMTok) / 1_000_000;
+}

@@ -1,0 +1,47 @@
+import type { BudgetLedger } from '../budgets/budget-ledger.js';
+import type { BudgetNode } from '../budgets/budget-node.js';
+import { LooseNode } from '../budgets/loose-node.js';
+import { ledgersAbove, openBudget } from '../budgets/node-budgets.js';
+import { armWallClock } from '../budgets/wall-clock.js';
+import type { Budget } from '../types/budget.js';
+import { systemClock } from '../util/clock.js';
+import type { CallTree } from './call-tree.js';
+
+const NONE: readonly BudgetLedger[] = Object.freeze([]);
+
+/**
+ * Opens the agent's and the prompt's budgets on the call's node (a loose one outside a workflow)
+ * and returns every budget enclosing the call, nearest first. A wallMs above the call also stops
+ * its requests in flight.
+ */
+export function callBudgets(tree: CallTree, agentName: string, agentBudget: Budget | undefined, promptBudget: Budget | undefined, promptName: string): readonly BudgetLedger[] {
+  let node: BudgetNode | undefined = tree.node;
+  if (agentBudget !== undefined || promptBudget !== undefined) {
+    node ??= new LooseNode(agentName);
+    const emit = tree.emit.bind(tree);
+    if (agentBudget !== undefined) openBudget(node, agentBudget, `agent "${agentName}"`, emit);
+    if (promptBudget !== undefined) openBudget(node, promptBudget, `prompt "${promptName}"`, emit);
+  }
+  if (node === undefined) return NONE;
+  const ledgers = ledgersAbove(node);
+  if (ledgers.length > 0) tree.limitBy(ledgers.filter((ledger) => ledger.budget.wallMs !== undefined).map((ledger) => ledger.signal));
+  return ledgers;
+}
+
+/** Starts the wallMs of the call's own budgets; the returned function stops them when the call ends. */
+export function armCallBudgets(tree: CallTree, ledgers: readonly BudgetLedger[]): () => void {
+  let stops: Array<() => void> | undefined;
+  for (const ledger of ledgers) {
+    // Budgets of enclosing nodes are timed by those nodes; only the call's own start here.
+    if (ledger.budget.wallMs === undefined || (tree.node !== undefined && ledger.node !== tree.node)) continue;
+    if (tree.node === undefined && ledger.node.parent !== null) continue;
+    (stops ??= []).push(armWallClock(ledger, tree.workflow?.clock ?? systemClock, () => undefined));
+  }
+  if (stops === undefined) return NOTHING;
+  const all = stops;
+  return () => {
+    for (const stop of all) stop();
+  };
+}
+
+const NOTHING = (): void => undefined;

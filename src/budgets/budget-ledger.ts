@@ -1,0 +1,126 @@
+import type { Budget, BudgetDimension, BudgetStanding } from '../types/budget.js';
+import type { EventPayload } from '../types/events.js';
+import { BudgetExceededError } from './budget-exceeded-error.js';
+import { formatAmount, METERED, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
+import { nodePath, type BudgetNode } from './budget-node.js';
+
+/** Reports a budget event on the budget's own node (a no-op outside a tree). */
+export type BudgetEmit = (payload: EventPayload) => void;
+
+const DEFAULT_WARN_AT = 0.8;
+// Dollars are summed in floating point: a request that exactly fills a limit must not be refused.
+const EPSILON = 1e-9;
+
+/**
+ * The account of one budget: what is spent and what requests in flight hold, per limit. All
+ * changes are synchronous, so a check and the hold after it cannot interleave with another
+ * call's (JS runs one callback at a time): concurrent calls never overshoot together.
+ */
+export class BudgetLedger {
+  readonly path: string;
+  readonly warnAt: number;
+  private readonly spent: Record<MeteredDimension, number> = { usd: 0, tokens: 0, modelRequests: 0, toolCalls: 0 };
+  private readonly reserved: Record<MeteredDimension, number> = { usd: 0, tokens: 0, modelRequests: 0, toolCalls: 0 };
+  private warned: Set<BudgetDimension> | undefined;
+  private expiry: BudgetExceededError | undefined;
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly budget: Readonly<Budget>,
+    readonly node: BudgetNode,
+    /** What the budget is set on, for messages: `step "fetch"`, `agent "writer"`. */
+    readonly owner: string,
+    private readonly emit: BudgetEmit,
+  ) {
+    this.path = nodePath(node);
+    this.warnAt = budget.warnAt ?? DEFAULT_WARN_AT;
+  }
+
+  /** Set once the budget's wallMs ran out: everything below it is refused from then on. */
+  get expired(): BudgetExceededError | undefined {
+    return this.expiry;
+  }
+
+  /** Aborts when wallMs runs out (made on first use: only calls below a timed budget ask). */
+  get signal(): AbortSignal {
+    return (this.controller ??= new AbortController()).signal;
+  }
+
+  /** The first limit that `need` on top of what is spent and held could pass, or undefined. */
+  overrun(need: BudgetAmounts): MeteredDimension | undefined {
+    for (const dimension of METERED) {
+      const limit = this.budget[dimension];
+      if (limit === undefined || need[dimension] === 0) continue;
+      if (this.spent[dimension] + this.reserved[dimension] + need[dimension] > limit + EPSILON) return dimension;
+    }
+    return undefined;
+  }
+
+  /** The error (and `budgetExceeded` event) for a request or tool call refused on `dimension`. */
+  refuse(dimension: MeteredDimension, need: BudgetAmounts, what: string): BudgetExceededError {
+    const standing = this.standing(dimension, need[dimension]);
+    this.emit({ type: 'budgetExceeded', ...standing });
+    return new BudgetExceededError(
+      `${what} was refused: the ${this.owner} budget (${this.path}) could be passed: ${dimension} limit ${formatAmount(dimension, standing.limit)}, ` +
+        `spent ${formatAmount(dimension, standing.spent)}, reserved ${formatAmount(dimension, standing.reserved)}, needed ${formatAmount(dimension, standing.needed)}.`,
+      standing,
+    );
+  }
+
+  /** A new error for work refused because wallMs ran out earlier (its event was emitted then). */
+  refuseExpired(what: string, expiry: BudgetExceededError): BudgetExceededError {
+    return new BudgetExceededError(`${what} was refused: ${expiry.message}`, expiry, { cause: expiry });
+  }
+
+  hold(need: BudgetAmounts): void {
+    for (const dimension of METERED) this.reserved[dimension] += need[dimension];
+    this.warnIfCrossed(need);
+  }
+
+  /** Releases what was held and books what was used instead. */
+  settle(held: BudgetAmounts, used: BudgetAmounts): void {
+    for (const dimension of METERED) {
+      this.reserved[dimension] = Math.max(0, this.reserved[dimension] - held[dimension]);
+      this.spent[dimension] += used[dimension];
+    }
+    this.warnIfCrossed(used);
+  }
+
+  /** wallMs ran out after `elapsedMs`: reports it, refuses all later work and aborts requests in flight. */
+  expire(elapsedMs: number): BudgetExceededError {
+    if (this.expiry !== undefined) return this.expiry;
+    const limit = this.budget.wallMs ?? 0;
+    const standing: BudgetStanding = { budgetNodeId: this.node.id, budgetPath: this.path, dimension: 'wallMs', limit, spent: elapsedMs, reserved: 0, needed: 0 };
+    this.emit({ type: 'budgetExceeded', ...standing });
+    this.expiry = new BudgetExceededError(
+      `The ${this.owner} budget (${this.path}) ran out of time: wallMs limit ${formatAmount('wallMs', limit)}, ${formatAmount('wallMs', elapsedMs)} elapsed.`,
+      standing,
+    );
+    this.controller?.abort(this.expiry);
+    return this.expiry;
+  }
+
+  /** The standing of one limit now, with `needed` for the work that asked. */
+  standing(dimension: MeteredDimension, needed: number): BudgetStanding {
+    return {
+      budgetNodeId: this.node.id,
+      budgetPath: this.path,
+      dimension,
+      limit: this.budget[dimension] ?? Number.POSITIVE_INFINITY,
+      spent: this.spent[dimension],
+      reserved: this.reserved[dimension],
+      needed,
+    };
+  }
+
+  /** One `budgetWarning` per limit, the first time spent plus held reaches `warnAt` of it. */
+  private warnIfCrossed(change: BudgetAmounts): void {
+    for (const dimension of METERED) {
+      const limit = this.budget[dimension];
+      if (limit === undefined || change[dimension] === 0 || this.warned?.has(dimension) === true) continue;
+      if (this.spent[dimension] + this.reserved[dimension] + EPSILON < this.warnAt * limit) continue;
+      (this.warned ??= new Set()).add(dimension);
+      this.emit({ type: 'budgetWarning', ...this.standing(dimension, change[dimension]), warnAt: this.warnAt });
+    }
+  }
+}
