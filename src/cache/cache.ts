@@ -52,7 +52,9 @@ export interface Cache {
   metrics(): CacheMetrics;
   /**
    * Optional: `get` that also says why it missed. Counted like `get`. The agent uses it when a
-   * store has it; without it every miss is reported as `absent`.
+   * store has it; without it every miss is reported as `absent`. The response may be read-only
+   * (deep-frozen, shared by every lookup: the in-memory store's hit then costs no parse); the
+   * agent only reads it. `get` is the one that hands out a copy the caller may change.
    */
   lookup?(key: string): Promise<CacheLookup>;
   /**

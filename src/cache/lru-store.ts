@@ -1,11 +1,17 @@
 import { LRUCache } from 'lru-cache';
 import type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache.js';
 import type { CacheEntryHeader } from './cache-entry-header.js';
+import { deepFreeze } from './deep-freeze.js';
 import { requireKey, requirePositiveInteger, storedHeader, storedResponse } from './store-input.js';
 
-/** One entry: the response as JSON text (a caller can never mutate what is stored) and its frozen header. */
+/**
+ * One entry: the response as JSON text, for `get` (each caller gets a copy of its own); what
+ * `lookup` answers, the same response parsed once and deep-frozen (a hit neither parses nor
+ * allocates, and nobody can change what is stored); and its frozen header.
+ */
 interface Entry {
   readonly json: string;
+  readonly found: CacheLookup;
   readonly header: CacheEntryHeader | undefined;
   /** UTF-8 bytes of the response JSON plus the header JSON, what `maxBytes` counts. */
   readonly bytes: number;
@@ -24,6 +30,9 @@ export interface LruCacheStoreOptions {
    */
   clock?: { now(): number };
 }
+
+const ABSENT: CacheLookup = Object.freeze({ response: undefined, reason: 'absent' as const });
+const EXPIRED: CacheLookup = Object.freeze({ response: undefined, reason: 'expired' as const });
 
 /** The default store: in memory, bounded by count and bytes, with TTLs and metrics. */
 export class LruCacheStore implements Cache {
@@ -55,22 +64,28 @@ export class LruCacheStore implements Cache {
   }
 
   async get(key: string): Promise<CachedResponse | undefined> {
-    return (await this.lookup(key)).response;
+    const entry = this.read(key);
+    return entry === undefined ? undefined : (JSON.parse(entry.json) as CachedResponse);
   }
 
+  /** Like `get`, but the response is the stored one, deep-frozen (decision 0053): parsed once, not per hit. */
   async lookup(key: string): Promise<CacheLookup> {
+    const entry = this.read(key);
+    if (entry !== undefined) return entry.found;
+    // 'stale': it was there, past its TTL (lru-cache has just dropped it).
+    return this.readStatus.get === 'stale' ? EXPIRED : ABSENT;
+  }
+
+  /** The live entry under `key`, counted as a hit or a miss; `readStatus` says why it missed. */
+  private read(key: string): Entry | undefined {
     requireKey('Cache key', key);
     // One status object per store, reset per read (`get` is synchronous): no allocation per hit.
     const status = this.readStatus;
     status.get = undefined;
     const entry = this.lru.get(key, { status });
-    if (entry === undefined) {
-      this.counts.misses++;
-      // 'stale': it was there, past its TTL (lru-cache has just dropped it).
-      return { response: undefined, reason: status.get === 'stale' ? 'expired' : 'absent' };
-    }
-    this.counts.hits++;
-    return { response: JSON.parse(entry.json) as CachedResponse };
+    if (entry === undefined) this.counts.misses++;
+    else this.counts.hits++;
+    return entry;
   }
 
   async latestEntry(identity: string): Promise<CacheEntryHeader | undefined> {
@@ -84,11 +99,13 @@ export class LruCacheStore implements Cache {
   async set(key: string, value: CachedResponse, options?: CacheSetOptions): Promise<void> {
     requireKey('Cache key', key);
     requirePositiveInteger('Cache set ttlMs', options?.ttlMs);
-    const json = JSON.stringify(storedResponse(key, value));
+    const copy = storedResponse(key, value);
+    const json = JSON.stringify(copy);
     const header = storedHeader(key, options?.header);
     const bytes = Buffer.byteLength(json, 'utf8') + (header === undefined ? 0 : Buffer.byteLength(JSON.stringify(header), 'utf8'));
     const status: LRUCache.Status<string, Entry> = {};
-    this.lru.set(key, { json, header, bytes }, {
+    const found: CacheLookup = Object.freeze({ response: deepFreeze(copy) });
+    this.lru.set(key, { json, found, header, bytes }, {
       status,
       ...(options?.ttlMs !== undefined ? { ttl: options.ttlMs } : {}),
     });

@@ -66,6 +66,29 @@ describe('LruCacheStore', () => {
     expect(store.metrics()).toMatchObject({ size: 1, evictions: 1 });
   });
 
+  it('lookup answers the stored response parsed once and deep-frozen; get still hands out a copy the caller owns', async () => {
+    const store = new LruCacheStore();
+    const value = { list: [1, { deep: 'x' }], nested: { n: 1 } };
+    await store.set('gs:a', response(value));
+    value.nested.n = 2;
+    const first = await store.lookup('gs:a');
+    const second = await store.lookup('gs:a');
+    expect(first.response).toEqual(response({ list: [1, { deep: 'x' }], nested: { n: 1 } }));
+    // Shared by every hit, so nobody can change it: not the top, not the deepest level.
+    expect(second.response).toBe(first.response);
+    expect(Object.isFrozen(first.response)).toBe(true);
+    expect(Object.isFrozen((first.response?.value as typeof value).list[1])).toBe(true);
+    expect(() => {
+      (first.response?.value as typeof value).nested.n = 3;
+    }).toThrow(TypeError);
+    const copy = (await store.get('gs:a'))?.value as typeof value;
+    expect(Object.isFrozen(copy)).toBe(false);
+    copy.nested.n = 4;
+    expect(((await store.lookup('gs:a')).response?.value as typeof value).nested.n).toBe(1);
+    expect(((await store.get('gs:a'))?.value as typeof value).nested.n).toBe(1);
+    expect(store.metrics()).toMatchObject({ hits: 5, misses: 0 });
+  });
+
   it('rejects limits that are not positive whole numbers', () => {
     expect(() => new LruCacheStore({ maxEntries: 0 })).toThrow(UsageError);
     expect(() => new LruCacheStore({ maxBytes: -1 })).toThrow(UsageError);
