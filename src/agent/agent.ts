@@ -256,7 +256,7 @@ export class Agent {
       missingPrice: this.missingPrice,
       tree,
       meter: { usage: { ...ZERO_USAGE }, turns: 0 },
-      budgets: callBudgets(tree, this.name, this.config.budget, undefined, prompt.name),
+      budgets: callBudgets(tree, this.name, this.config.budget, prompt.budget, prompt.name),
       onStream,
       reflector: () => this.reflector(),
     };

@@ -3,6 +3,7 @@ import type { AgentSettings } from './agent-settings.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { nextId } from '../util/ids.js';
 import { validatePromptConfig } from './config/prompt-config.schema.js';
+import type { Budget } from '../types/budget.js';
 
 export interface PromptConfig<S extends z.ZodType> extends AgentSettings {
   /** The user message. */
@@ -13,6 +14,8 @@ export interface PromptConfig<S extends z.ZodType> extends AgentSettings {
   responseFormat: S;
   /** A label for the tree (default: the start of the user message). */
   name?: string;
+  /** Limits on each call of this prompt, held together with the agent's and every enclosing budget. */
+  budget?: Budget;
 }
 
 /** An immutable request: what to ask and what shape the answer must have. Execution is the agent's. */
@@ -24,27 +27,34 @@ export class Prompt<T = unknown> {
   readonly responseFormat: z.ZodType<T>;
   /** The prompt's own setting overrides (the most specific layer of the cascade). */
   readonly settings: Readonly<AgentSettings>;
+  /** Limits on each call of this prompt (not a setting of the cascade: every budget holds). */
+  readonly budget: Readonly<Budget> | undefined;
 
   constructor(config: PromptConfig<z.ZodType<T>>) {
     validatePromptConfig(config);
-    const { user, data, responseFormat, name, ...settings } = config;
+    const { user, data, responseFormat, name, budget, ...settings } = config;
     this.id = nextId('prompt');
     this.user = user;
     this.name = name ?? defaultPromptName(user);
     this.data = frozenCopy(data ?? {});
     this.responseFormat = responseFormat;
     this.settings = Object.freeze(stripUndefined(settings));
+    this.budget = budget === undefined ? undefined : Object.freeze({ ...budget });
     Object.freeze(this);
   }
 
   /** A new prompt with the user message replaced (everything else kept). */
   withUser(user: string): Prompt<T> {
-    return new Prompt<T>({ ...this.settings, user, name: this.name, data: this.data, responseFormat: this.responseFormat });
+    return new Prompt<T>({ ...this.settings, user, name: this.name, data: this.data, responseFormat: this.responseFormat, ...this.budgetField() });
   }
 
   /** A new prompt with `data` replaced (everything else kept). */
   withData(data: Readonly<Record<string, unknown>>): Prompt<T> {
-    return new Prompt<T>({ ...this.settings, user: this.user, name: this.name, data, responseFormat: this.responseFormat });
+    return new Prompt<T>({ ...this.settings, user: this.user, name: this.name, data, responseFormat: this.responseFormat, ...this.budgetField() });
+  }
+
+  private budgetField(): { budget?: Budget } {
+    return this.budget === undefined ? {} : { budget: this.budget };
   }
 }
 

@@ -6,6 +6,7 @@ import { errorMessage } from '../../util/describe.js';
 import { agentSettingsShape } from './agent-settings.schema.js';
 import { expected, isObject, nonEmptyText, strict, zodSchema } from '../../checks/config-fields.js';
 import { labelOf } from '../../checks/label.js';
+import { budgetSchema } from '../../budgets/budget.schema.js';
 
 const promptConfigSchema = strict(
   {
@@ -14,6 +15,7 @@ const promptConfigSchema = strict(
     data: expected('a plain object of JSON data', isObject).optional(),
     responseFormat: zodSchema,
     name: nonEmptyText.optional(),
+    budget: budgetSchema.optional(),
   },
   'an object like { user, responseFormat: z.object({...}) }',
 );
