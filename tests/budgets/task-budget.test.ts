@@ -18,7 +18,7 @@ class Batch extends Workflow {
     );
   }
 
-  async run(): Promise<Workflow[]> {
+  override async run(): Promise<Workflow[]> {
     return this.spawnChildren();
   }
 }
