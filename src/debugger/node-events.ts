@@ -1,5 +1,6 @@
 import type { BudgetExceededEvent, BudgetWarningEvent, CacheMissEvent, TrajectoryCheckpointEvent } from '../types/events.js';
 import { dispatchEventWith, type EventTable } from '../types/event-table.js';
+import { formatAmount } from '../budgets/budget-amounts.js';
 import type { GoalAncestry } from '../types/goal-ancestry.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedError } from '../util/serialize-error.js';
@@ -125,8 +126,7 @@ export function nodeEvents(node: WorkflowNode): NodeEvents {
 
 /** `usd limit $0.1000, spent $0.0800, reserved $0.0150, needed $0.0200`. */
 function budgetText(event: BudgetWarningEvent | BudgetExceededEvent): string {
-  const amount = (value: number): string =>
-    event.dimension === 'usd' ? `$${value.toFixed(4)}` : event.dimension === 'wallMs' ? `${Math.round(value)} ms` : String(value);
+  const amount = (value: number): string => formatAmount(event.dimension, value);
   const needed = event.needed > 0 ? `, needed ${amount(event.needed)}` : '';
   return `${event.dimension} limit ${amount(event.limit)}, spent ${amount(event.spent)}, reserved ${amount(event.reserved)}${needed}`;
 }

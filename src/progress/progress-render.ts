@@ -46,7 +46,8 @@ export function countsLine(state: ProgressState): string {
 /** `tokens 12,345 in / 678 out · $0.0123` (cost only when a price was configured). */
 export function usageLine(state: ProgressState): string {
   const cost = state.costUsd === undefined ? '' : ` · $${state.costUsd.toFixed(4)}`;
-  return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}`;
+  const budget = state.budget === undefined ? '' : ` · ${state.budget}`;
+  return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}${budget}`;
 }
 
 // Names come from the run and are escaped where they are placed (`inertText`): a name can neither

@@ -1,4 +1,5 @@
-import type { WorkflowEvent } from '../types/events.js';
+import type { BudgetExceededEvent, BudgetWarningEvent, WorkflowEvent } from '../types/events.js';
+import { formatAmount } from '../budgets/budget-amounts.js';
 import { dispatchEventWith, type EventTable } from '../types/event-table.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 
@@ -37,6 +38,8 @@ export class ProgressState {
   costUsd: number | undefined;
   rootName = '';
   rootStatus: WorkflowStatus = 'running';
+  /** The latest budget warning or refusal, as the usage line shows it. */
+  budget: string | undefined;
   /** The signal the run waits for, once a wait started (a durable run's `waitFor`). */
   waitingFor: string | undefined;
   /** Bumped on every change the display shows, so a redraw can be skipped when nothing changed. */
@@ -123,10 +126,17 @@ const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
   cacheMiss: 'ignore',
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
-  // The display counts nodes and totals; a refusal shows as the failed call or step it ends.
-  budgetWarning: 'ignore',
-  budgetExceeded: 'ignore',
+  budgetWarning: (event, state) => noteBudget(state, event, 'near'),
+  budgetExceeded: (event, state) => noteBudget(state, event, 'exceeded'),
 };
+
+/** `budget usd exceeded: $0.0900 spent + $0.0100 reserved of $0.1000` (the latest one wins). */
+function noteBudget(state: ProgressState, event: BudgetWarningEvent | BudgetExceededEvent, how: 'near' | 'exceeded'): undefined {
+  const amount = (value: number): string => formatAmount(event.dimension, value);
+  state.budget = `budget ${event.dimension} ${how}: ${amount(event.spent)} spent + ${amount(event.reserved)} reserved of ${amount(event.limit)}`;
+  state.version++;
+  return undefined;
+}
 
 function freshCounts(): Record<CountedKind, KindCounts> {
   const counts = {} as Record<CountedKind, KindCounts>;
