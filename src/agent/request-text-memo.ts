@@ -22,10 +22,12 @@ export function callRequestText<T>(
   mcps: readonly unknown[],
   input: () => CacheKeyInput,
 ): string {
-  const inputs = mcps.length === 0 ? inputsOf(call, planText) : undefined;
-  if (inputs === undefined) return requestText(input());
+  if (mcps.length > 0) return requestText(input());
   const memo = memos.get(call.prompt);
-  if (memo !== undefined && same(memo.inputs, inputs)) return memo.text;
+  // Compared in place: a hit of a prompt asked before allocates nothing here.
+  if (memo !== undefined && sameInputs(memo.inputs, call, planText)) return memo.text;
+  const inputs = inputsOf(call, planText);
+  if (inputs === undefined) return requestText(input());
   const text = requestText(input());
   memos.set(call.prompt, { inputs, text });
   return text;
@@ -46,8 +48,20 @@ function inputsOf<T>(call: PromptCall<T>, planText: string | undefined): unknown
   return out;
 }
 
-function same(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
+/** Whether `inputsOf(call, planText)` would equal `inputs`, read field by field without building it. */
+function sameInputs<T>(inputs: readonly unknown[], call: PromptCall<T>, planText: string | undefined): boolean {
+  const { plan, settings } = call;
+  const stop = plan.stop;
+  let i = 0;
+  const next = (value: unknown): boolean => i < inputs.length && inputs[i++] === value;
+  if (!(next(plan.system) && next(plan.model) && next(call.model.provider) && next(plan.maxTokens) && next(plan.temperature) && next(planText) && next(stop?.length))) {
+    return false;
+  }
+  if (stop !== undefined) for (const word of stop) if (!next(word)) return false;
+  if (!next(settings.tools.length)) return false;
+  // A tool that is not frozen was never memoised: it cannot be the same as a stored one.
+  for (const tool of settings.tools) if (!Object.isFrozen(tool) || !next(tool)) return false;
+  if (!next(settings.skills.length)) return false;
+  for (const skill of settings.skills) if (!(next(skill.name) && next(skill.description) && next(skill.content))) return false;
+  return i === inputs.length;
 }

@@ -25,6 +25,7 @@ const NO_ANCESTRY = JSON.stringify([undefined, undefined, undefined, undefined])
 export class SystemPromptBuilder {
   private readonly ancestryMemo = new Map<string, string>();
   private stats = { rendered: 0, reused: 0 };
+  private identityOnly: SystemPrompt | undefined;
 
   /** How often the ancestry section was rendered vs taken from the memo. */
   get sectionStats(): { readonly rendered: number; readonly reused: number } {
@@ -40,10 +41,14 @@ export class SystemPromptBuilder {
     const identity = identityOf(settings);
     const why = this.ancestrySection(ancestry);
     const lessons = featureSections.length === 0 && guidance.length === 0 ? '' : [renderGuidance(guidance), ...featureSections].filter((s) => s !== '').join('\n\n');
-    const sections = { identity, ancestry: why, guidance: lessons };
     if (why === '' && lessons === '') {
-      return { text: identity === '' ? undefined : identity, param: identity === '' ? undefined : identity, sections };
+      // The identity alone (most calls): the same frozen result while it stays the same.
+      const last = this.identityOnly;
+      if (last !== undefined && last.sections.identity === identity) return last;
+      const text = identity === '' ? undefined : identity;
+      return (this.identityOnly = Object.freeze({ text, param: text, sections: Object.freeze({ identity, ancestry: '', guidance: '' }) }));
     }
+    const sections = { identity, ancestry: why, guidance: lessons };
     const blocks: TextBlockParam[] = identity === '' ? [] : [{ type: 'text', text: identity }];
     if (why !== '') blocks.push({ type: 'text', text: why });
     // The cache breakpoint goes on the last stable block; a retry's guidance is volatile, after it.

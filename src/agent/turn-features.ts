@@ -25,12 +25,17 @@ export function registerTurnFeature(factory: TurnFeatureFactory<TurnFeatureOptio
   };
 }
 
-/** The features of one call: what each factory makes for it, in registration order. */
-export function turnFeaturesFor(context: TurnFeatureContext<TurnFeatureOptions>): TurnFeature[] {
-  const features: TurnFeature[] = [];
+/**
+ * The features of one call: what each factory makes for it, in registration order. Most calls use
+ * none: they share one empty, frozen list.
+ */
+export function turnFeaturesFor(context: TurnFeatureContext<TurnFeatureOptions>): readonly TurnFeature[] {
+  let features: TurnFeature[] | undefined;
   for (const factory of factories) {
     const feature = factory(context);
-    if (feature !== undefined) features.push(feature);
+    if (feature !== undefined) (features ??= []).push(feature);
   }
-  return features;
+  return features ?? NO_FEATURES;
 }
+
+const NO_FEATURES: readonly TurnFeature[] = Object.freeze([]);

@@ -28,14 +28,21 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   // are MCP servers to describe: each await costs on the hit path.
   const keyed = firstRequestText(call.turnFeatures, call);
   const planText = keyed === undefined ? undefined : await keyed;
-  const mcps = call.settings.mcps.length === 0 ? [] : await mcpKeyParts(call.settings.mcps);
+  const mcps = call.settings.mcps.length === 0 ? NO_MCPS : await mcpKeyParts(call.settings.mcps);
   const key = callCacheKey(call, options.ignore, planText, mcps);
   if (options.refresh) return stored(call, next, cache, key, { reason: 'bypassed', key: key.key });
-  const found = await lookup(cache, key.key).catch((error: unknown) => unavailable(call, 'lookup', key.key, error));
+  // try/await rather than `.catch(...)`: no extra closure and promise on every hit.
+  let found: CacheLookup | ReturnType<typeof unavailable>;
+  try {
+    found = await lookup(cache, key.key);
+  } catch (error) {
+    found = unavailable(call, 'lookup', key.key, error);
+  }
   if (found.response !== undefined) {
     const checked = call.prompt.responseFormat.safeParse(found.response.value);
     if (checked.success) {
-      call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key: key.key });
+      // Outside a workflow nobody hears of it: the event is not even built.
+      if (call.tree.node !== undefined) call.tree.emit({ type: 'cacheHit', agentName: call.agentName, key: key.key });
       return hit(found.response, checked.data);
     }
     await cache.bust(key.key).catch((error: unknown) => unavailable(call, 'bust', key.key, error));
@@ -44,6 +51,8 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   const differs = found.reason === 'absent' ? await related(call, cache, key, options) : undefined;
   return stored(call, next, cache, key, { reason: found.reason, key: key.key, ...(differs !== undefined ? { differs } : {}) });
 };
+
+const NO_MCPS: readonly McpKeyPart[] = Object.freeze([]);
 
 /**
  * A store without `lookup` (a custom one) cannot say why it missed: every miss is `absent`.

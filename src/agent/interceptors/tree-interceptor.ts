@@ -22,9 +22,12 @@ function withTotals<T>(call: PromptCall<T>, last: PromptOutcome<T>): PromptOutco
 async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<PromptOutcome<T>> {
   const { tree } = call;
   const started = tree.now();
-  const base = { agentName: call.agentName, model: call.plan.model, promptId: call.promptId };
+  const { agentName, promptId } = call;
   const ancestry = call.plan.goalAncestry;
-  tree.emit({ type: 'agentPromptStart', ...base, ...(call.model.provider !== 'anthropic' ? { provider: call.model.provider } : {}), ...(Object.keys(ancestry).length > 0 ? { goalAncestry: ancestry } : {}) });
+  const provider = call.model.provider;
+  // The usual start (Anthropic, no ancestry) is one literal, without spreads of empty objects.
+  if (provider === 'anthropic' && !hasLevels(ancestry)) tree.emit({ type: 'agentPromptStart', agentName, model: call.plan.model, promptId });
+  else tree.emit({ type: 'agentPromptStart', agentName, model: call.plan.model, promptId, ...(provider !== 'anthropic' ? { provider } : {}), ...(hasLevels(ancestry) ? { goalAncestry: ancestry } : {}) });
   try {
     const outcome = withTotals(call, await next(call));
     if (tree.node) tree.node.setAttr(NODE_USAGE, outcome.usage);
@@ -33,19 +36,15 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
       recordPromptCall(tree.workflow, tree.node, outcome.value);
     }
     tree.finish('completed');
-    tree.emit({
-      type: 'agentPromptEnd',
-      ...base,
-      model: outcome.model,
-      status: 'completed',
-      duration: tree.now() - started,
-      stopReason: outcome.stopReason,
-      usage: outcome.usage,
-      turns: outcome.turns,
-      cached: outcome.cached,
-      ...(outcome.replayed === true ? { replayed: true } : {}),
-      output: answerText(outcome.answerData),
-    });
+    const duration = tree.now() - started;
+    const output = answerText(outcome.answerData);
+    const { model, stopReason, usage, turns, cached } = outcome;
+    // One literal per event (a replayed call's names it, before the output, as it always did).
+    tree.emit(
+      outcome.replayed === true
+        ? { type: 'agentPromptEnd', agentName, model, promptId, status: 'completed', duration, stopReason, usage, turns, cached, replayed: true, output }
+        : { type: 'agentPromptEnd', agentName, model, promptId, status: 'completed', duration, stopReason, usage, turns, cached, output },
+    );
     return outcome;
   } catch (error) {
     // Turns already answered were paid for: they count in the event, the node and the rollups.
@@ -53,7 +52,9 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
     tree.emit({
       type: 'agentPromptEnd',
-      ...base,
+      agentName,
+      model: call.plan.model,
+      promptId,
       status: tree.node?.status ?? 'failed',
       duration: tree.now() - started,
       stopReason: null,
@@ -64,6 +65,12 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     });
     throw error;
   }
+}
+
+/** Whether the ancestry has any level, without `Object.keys` building an array per call. */
+function hasLevels(ancestry: object): boolean {
+  for (const _ in ancestry) return true;
+  return false;
 }
 
 const OUTPUT_LIMIT = 2_000;
