@@ -7,11 +7,14 @@
  *    body runs in its own `AsyncLocalStorage.run` scope (code inside a step can ask which step it
  *    is in, and work it starts mounts there), and a start and an end event object (type, step name,
  *    run name, timestamp; the end event also the duration) go to an observer callback.
- *  - W3's per-event floor (the W1 floor before it entered a scope per step): the same steps with a
- *    synchronous body inside one `AsyncLocalStorage.run`: the price of an event alone.
- *  - W2 floor: the same fan-out, N concurrent async children of 10 awaited such steps each, all
- *    inside the one `AsyncLocalStorage.run`, every step with its start and end event.
- *  - W3 target: per event, against the W1 floor's cost per event (two events per step).
+ *  - Events-only floor (info, the W1 floor before it entered a scope per step): the same steps
+ *    with a synchronous body inside one `AsyncLocalStorage.run`: the price of an event alone.
+ *  - W2 floor: the same fan-out, N concurrent child runs of 10 awaited such steps each. Each child
+ *    does what a child workflow must: it runs in its own `AsyncLocalStorage.run` scope (work it
+ *    starts mounts under it) and emits a start and an end event; each step's async body runs in
+ *    its own scope, as in the W1 floor.
+ *  - W3 target: per event, against the W1 floor's cost per event (two events per step): `ctx.step`
+ *    gives its body its own scope, as the W1 floor does.
  *  - W5 floor: `cacheKey()` of the same prompt input + `get` on an `LRUCache` (lru-cache, the
  *    library under `LruCacheStore`) holding the answer; one awaited async call per lookup.
  *  - W6 floor: the SDK client's `messages.create()` with the same request body (in w6).
@@ -21,7 +24,7 @@ import { LRUCache } from 'lru-cache';
 import { cacheKey, type CacheKeyInput } from 'groundswell/cache';
 
 export interface FloorEvent {
-  readonly type: 'stepStart' | 'stepEnd';
+  readonly type: 'stepStart' | 'stepEnd' | 'workflowStart' | 'workflowEnd';
   readonly name: string;
   readonly run: string | undefined;
   readonly timestamp: number;
@@ -80,16 +83,27 @@ export function floorSteps(steps: number, observer: FloorObserver): Promise<numb
   });
 }
 
-/** W2 floor: `children` concurrent async children of `stepsPerChild` awaited steps, one AsyncLocalStorage.run. */
+/**
+ * W2 floor: `children` concurrent child runs of `stepsPerChild` awaited steps. Each child runs in
+ * its own scope with a start and an end event; each step's async body in its own scope.
+ */
 export function floorFanOut(children: number, stepsPerChild: number, observer: FloorObserver): Promise<number[]> {
   return storage.run({ name: 'floor-fan-out' }, () => {
-    const child = async (): Promise<number> => {
+    const run = storage.getStore()?.name;
+    const child = async (name: string): Promise<number> => {
+      const timestamp = performance.now();
+      observer.onEvent({ type: 'workflowStart', name, run, timestamp });
       let count = 0;
-      const body = (): number => ++count;
-      for (let i = 0; i < stepsPerChild; i += 1) await floorStep('work', body, observer);
+      const body = async (): Promise<number> => (storage.getStore() === undefined ? count : ++count);
+      for (let i = 0; i < stepsPerChild; i += 1) await scopedStep('work', body, observer);
+      const end = performance.now();
+      observer.onEvent({ type: 'workflowEnd', name, run, timestamp: end, duration: end - timestamp });
       return count;
     };
-    return Promise.all(Array.from({ length: children }, child));
+    return Promise.all(Array.from({ length: children }, (_, i) => {
+      const name = `child-${i}`;
+      return storage.run({ name }, () => child(name));
+    }));
   });
 }
 

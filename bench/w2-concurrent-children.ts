@@ -159,7 +159,7 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
       ['variant', 'median', 'min', 'max', 'vs floor', 'target', 'status', 'absolute (info)'],
       [
         row('plain async, no AsyncLocalStorage (info)', plain, false),
-        row('FLOOR: one ALS.run, start+end event per step', floor, false),
+        row('FLOOR: ALS scope per child and per step body, start+end events', floor, false),
         row('@Task({ concurrent: true }) root', task, true),
         row('functional root, ctx.spawnWorkflow + Promise.all', spawn, true),
       ],
@@ -169,8 +169,9 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
   console.log(
     `  (median of ${task.samples.length} rounds after ${DEFAULT_WARMUP} warm-ups, both roots and the floor interleaved; total of root.run()\n` +
       `   incl. creating the children; ~${int(eventsPerRun)} events/run reached the observer; the same StepChild class under both roots;\n` +
-      `   floor: ${int(CHILDREN)} concurrent async children of ${STEPS_PER_CHILD} awaited steps in one AsyncLocalStorage.run, each step reading\n` +
-      `   the store and handing a start and an end event object to an observer callback)`,
+      `   floor: ${int(CHILDREN)} concurrent async children, each in its own AsyncLocalStorage.run with a start and an end event, of\n` +
+      `   ${STEPS_PER_CHILD} awaited steps each, every step reading the store, running its async body in its own AsyncLocalStorage.run\n` +
+      `   and handing a start and an end event object to an observer callback)`,
   );
 
   console.log('\n  growth, functional root with ctx.spawnWorkflow:');

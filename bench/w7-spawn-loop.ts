@@ -15,7 +15,10 @@ export async function runW7(): Promise<void> {
   const times: number[] = [];
   const heaps: number[] = [];
   let kept = 0;
+  let heapBefore = 0;
   const root = createWorkflow<void>('spawn-loop', async (ctx) => {
+    forceGc();
+    heapBefore = heapUsed();
     for (let b = 0; b < BATCHES; b += 1) {
       const start = now();
       for (let i = 0; i < PER_BATCH; i += 1) {
@@ -39,6 +42,7 @@ export async function runW7(): Promise<void> {
   );
   console.log(
     `  worst batch ${fixed2(worst)}x the first (target ≤ ${TARGET_RATIO}x: ${recordRatio('W7', 'worst batch vs batch 1', worst, TARGET_RATIO)}); ` +
-      `children kept by the parent at the end: ${int(kept)} (retention default 1,000 + batch slack)`,
+      `children kept by the parent at the end: ${int(kept)} (retention default 1,000 + batch slack)\n` +
+      `  heap kept per child the parent holds (growth over the run / children kept): ${fmtBytes((heaps[heaps.length - 1] as number - heapBefore) / Math.max(1, kept))}`,
   );
 }

@@ -7,6 +7,10 @@ import type { WorkflowRuntime } from './workflow-runtime.js';
 import { addRunSecrets } from './run-secrets.js';
 import { startNodeBudget } from './node-budget.js';
 import { ownRedactedValues } from './redacted-values.js';
+import { observedFieldsOf } from './observed-fields.js';
+import { nextEventId } from '../util/ids.js';
+import type { TreeNode } from './tree-node.js';
+import type { WorkflowEndEvent, WorkflowStartEvent } from '../types/events.js';
 
 /**
  * Runs a workflow's body with status, `workflowStart`/`workflowEnd` events and the ambient scope.
@@ -21,9 +25,8 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
     outer.workflow.attachChild(workflow);
   }
   // Redacted values are masked from the start, not only from the first snapshot or agent call.
-  addRunSecrets(workflow, ownRedactedValues(workflow));
+  if (observedFieldsOf(workflow).length > 0) addRunSecrets(workflow, ownRedactedValues(workflow));
   const node = workflow.treeNode;
-  const what = `Workflow "${workflow.name}"`;
   try {
     workflow.throwIfCancelled(node);
   } catch (refused) {
@@ -39,7 +42,16 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
   journalOf(workflow)?.workflowStarted(workflow);
   const startedAt = workflow.clock.now();
   node.start(startedAt);
-  workflow.emit(node, { type: 'workflowStart', name: workflow.name }, startedAt);
+  // Built whole rather than through emit()'s spread: a flat event, kept on the node, for every run.
+  const start: WorkflowStartEvent = {
+    id: nextEventId(),
+    nodeId: node.id,
+    workflowId: workflow.id,
+    timestamp: startedAt,
+    type: 'workflowStart',
+    name: workflow.name,
+  };
+  workflow.dispatch(node, start);
   const budgetSetting = workflow.config.budget;
   const budget = budgetSetting === undefined ? undefined : startNodeBudget(workflow, node, budgetSetting, `workflow "${workflow.name}"`);
   try {
@@ -53,20 +65,30 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
   } catch (thrown) {
     await workflow.whenIdle();
     // A wallMs that ran out cancelled the run: its error says why (as the cancellation's cause).
-    const error = recordFailure(workflow, node, budget?.ledger.expired ?? thrown, what);
+    const error = recordFailure(workflow, node, budget?.ledger.expired ?? thrown, `Workflow "${workflow.name}"`);
     node.finish(endStatus(workflow, thrown), workflow.clock.now());
     workflow.lastOutcome = { status: 'rejected', error };
     throw error;
   } finally {
     budget?.stop();
     try {
-      workflow.emit(
-        node,
-        { type: 'workflowEnd', name: workflow.name, status: node.status, duration: node.duration ?? 0 },
-        node.endTime,
-      );
+      workflow.dispatch(node, workflowEndEvent(workflow, node));
     } finally {
       owner?.endWork();
     }
   }
+}
+
+/** The `workflowEnd` event of a finished run: one literal, the same fields and order as emit() gives. */
+function workflowEndEvent(workflow: WorkflowRuntime, node: TreeNode): WorkflowEndEvent {
+  return {
+    id: nextEventId(),
+    nodeId: node.id,
+    workflowId: workflow.id,
+    timestamp: node.endTime ?? workflow.clock.now(),
+    type: 'workflowEnd',
+    name: workflow.name,
+    status: node.status,
+    duration: node.duration ?? 0,
+  };
 }

@@ -206,7 +206,13 @@ export class TreeNode implements WorkflowNode {
 
   addChild(child: TreeNode): void {
     child.parent = this;
-    const list = (this.childList ??= []);
+    const list = this.childList;
+    // A first child gets a list of one, not the 17 slots a push into `[]` reserves: most nodes
+    // (a child workflow's, a step that spawned one) never have a second.
+    if (list === null) {
+      this.childList = [child];
+      return;
+    }
     list.push(child);
     const max = this.owner.retention.maxChildrenPerNode;
     // Prune in batches (slack of a quarter) so the amortised cost per insertion stays O(1). Nodes

@@ -91,7 +91,10 @@ export function createContext<W extends WorkflowRuntime>(workflow: W): WorkflowC
       return workflow.parent?.id;
     },
     workflow,
-    logger: workflow.logger,
+    // Made on first use: most executors never log, and a logger per child adds up in a fan-out.
+    get logger() {
+      return workflow.logger;
+    },
     get signal() {
       return workflow.signal;
     },
@@ -120,12 +123,18 @@ export function createContext<W extends WorkflowRuntime>(workflow: W): WorkflowC
     spawnAll: ((children: unknown, options?: FanOutOptions) => spawnAll(workflow, children, options)) as WorkflowContextOf<W>['spawnAll'],
     map: ((items: readonly unknown[], fn: (item: unknown, index: number) => unknown, options?: FanOutOptions) =>
       mapItems(workflow, items, fn, options)) as WorkflowContextOf<W>['map'],
-    async spawnWorkflow<C extends W>(child: C): Promise<RunResult<C>> {
-      if (!isWorkflow(child)) {
-        throw new UsageError(`ctx.spawnWorkflow needs a Workflow, got ${describeValue(child)}.`);
+    // Not async: the child's run is the promise (an async wrapper would add one per child); a
+    // refusal still rejects rather than throws.
+    spawnWorkflow<C extends W>(child: C): Promise<RunResult<C>> {
+      try {
+        if (!isWorkflow(child)) {
+          throw new UsageError(`ctx.spawnWorkflow needs a Workflow, got ${describeValue(child)}.`);
+        }
+        if (child.parent !== workflow) workflow.attachChild(child);
+        return child.run() as Promise<RunResult<C>>;
+      } catch (refused) {
+        return Promise.reject(refused);
       }
-      if (child.parent !== workflow) workflow.attachChild(child);
-      return child.run() as Promise<RunResult<C>>;
     },
   };
 }

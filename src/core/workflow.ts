@@ -72,8 +72,10 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
   constructor(nameOrConfig?: string | WorkflowConfig, second?: WorkflowExecutor<T> | Workflow) {
     validateWorkflowArgs(nameOrConfig, second, new.target.name);
+    // Copied with assign, not a spread: a frozen spread clone gets a hidden class of its own per
+    // workflow (~120 bytes each, kept as long as the workflow is).
     const config: WorkflowConfig =
-      typeof nameOrConfig === 'string' ? { name: nameOrConfig } : { ...(nameOrConfig ?? {}) };
+      typeof nameOrConfig === 'string' ? { name: nameOrConfig } : Object.assign({}, nameOrConfig);
     this.config = Object.freeze(config);
     this.name = config.name ?? new.target.name;
     this.settings = settingsFor(config, DEFAULT_SETTINGS);
@@ -214,7 +216,10 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     this.mountPoint().addChild(child.treeNode);
     carryRunSecrets(child, this);
     child.adopt(this.rootRef, this.settings);
-    this.emit(this.treeNode, { type: 'childAttached', childId: child.id, childName: child.name });
+    // Built whole rather than through emit()'s spread (flat, no out-of-object properties): one per spawn.
+    const node = this.treeNode;
+    const timestamp = this.settings.clock.now();
+    this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'childAttached', childId: child.id, childName: child.name });
     this.announceTreeChange();
   }
 
@@ -463,7 +468,9 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   private announceTreeChange(): void {
     const root = this.rootRef;
-    root.emit(root.treeNode, { type: 'treeUpdated', rootId: root.id });
+    const node = root.treeNode;
+    const timestamp = root.settings.clock.now();
+    root.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: root.id, timestamp, type: 'treeUpdated', rootId: root.id });
     root.hubRef?.treeChanged(root.treeNode);
   }
 }
