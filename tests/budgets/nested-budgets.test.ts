@@ -49,6 +49,18 @@ describe('nested budgets', () => {
     expect(model.requests).toHaveLength(2);
   });
 
+  it("a spawned child workflow's calls count against its parent's step budget, and its own budget holds too", async () => {
+    const model = new ScriptedModel([json({ answer: 'one' }), json({ answer: 'two' })]);
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)) });
+    const child = createWorkflow({ name: 'child', budget: { modelRequests: 5 } }, (ctx) =>
+      ctx.step('calls', async () => [await agent.prompt(ask('one')), await agent.prompt(ask('two'))]),
+    );
+    const parent = createWorkflow({ name: 'parent' }, (ctx) => ctx.step('spawn', () => ctx.spawnWorkflow(child), { budget: { modelRequests: 1 } }));
+    const error = await parent.run().catch((e: unknown) => e);
+    expect(budgetErrorIn(error)).toMatchObject({ budgetPath: 'parent / spawn', dimension: 'modelRequests', limit: 1, spent: 1 });
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('the tree debugger shows the refusal on the budget\'s node with its limit, spent and reserved', async () => {
     const { workflow } = await twoCalls(undefined, { modelRequests: 1 });
     expect(new WorkflowTreeDebugger(workflow).toTreeString()).toContain('budget exceeded: modelRequests limit 1, spent 1, reserved 0, needed 1');
