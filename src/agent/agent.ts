@@ -88,6 +88,8 @@ export class Agent {
   private reflectorRef: Agent | undefined;
   private readonly missingPrice = new MissingPriceWarning();
   private readonly settingsByPrompt = new WeakMap<object, ResolvedSettings>();
+  /** `reflector` as every call hands it on: one function per agent, not one per call. */
+  private readonly reflectorOf = (): Agent => this.reflector();
 
   constructor(config: AgentConfig) {
     validateAgentConfig(config);
@@ -242,27 +244,30 @@ export class Agent {
       };
     };
     const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
-    const shared = {
+    const model = settings.languageModel === undefined ? anthropicAdapter(client) : providerAdapter(settings.languageModel);
+    const cache = settings.enableCache !== false ? this.cache() : undefined;
+    const cacheConfigured = this.config.cache !== undefined || (this.config.enableCache ?? false) !== false;
+    const meter = { usage: { ...ZERO_USAGE }, turns: 0 };
+    const budgets = callBudgets(tree, this.name, this.config.budget, prompt.budget, prompt.name);
+    // Each revision builds on the last: its rewritten request and all guidance so far. One literal
+    // per call, not a spread of a shared object (a cache hit is mostly this path's cost).
+    const callFor = (current: Prompt<T>, guidance: readonly string[]): PromptCall<T> => ({
       turnFeatures,
       secrets,
       agentName: this.name,
       promptId: prompt.id,
       settings,
       client,
-      model: settings.languageModel === undefined ? anthropicAdapter(client) : providerAdapter(settings.languageModel),
-      cache: settings.enableCache !== false ? this.cache() : undefined,
-      cacheConfigured: this.config.cache !== undefined || (this.config.enableCache ?? false) !== false,
+      model,
+      cache,
+      cacheConfigured,
       pricing: this.config.pricing,
       missingPrice: this.missingPrice,
       tree,
-      meter: { usage: { ...ZERO_USAGE }, turns: 0 },
-      budgets: callBudgets(tree, this.name, this.config.budget, prompt.budget, prompt.name),
+      meter,
+      budgets,
       onStream,
-      reflector: () => this.reflector(),
-    };
-    // Each revision builds on the last: its rewritten request and all guidance so far.
-    const callFor = (current: Prompt<T>, guidance: readonly string[]): PromptCall<T> => ({
-      ...shared,
+      reflector: this.reflectorOf,
       prompt: current,
       plan: planFor(current, guidance),
       revise: (revision) =>
