@@ -30,7 +30,7 @@ export function reserveRequest<T>(call: PromptCall<T>, params: MessageCreatePara
  * up. The JSON's quotes, keys and tool schemas count too, which keeps the estimate above what the
  * model's tokenizer counts for ordinary text; images and unusual scripts can still beat it.
  */
-export function estimateInputTokens(params: MessageCreateParamsNonStreaming): number {
+function estimateInputTokens(params: MessageCreateParamsNonStreaming): number {
   return Math.ceil(JSON.stringify(params).length / 4);
 }
 
