@@ -2,8 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from 'groundswell';
-import { RunStoreError } from 'groundswell/durable';
-import { PostgresRunStore } from 'groundswell/postgres';
+import { RunStoreError, type StepRecord } from 'groundswell/durable';
+import { PostgresRunStore, type PgClientLike, type PgPoolLike, type PgResultLike } from 'groundswell/postgres';
 import { PG_CONNECTION, probePostgres } from '../support/postgres-service.js';
 import { runStoreContract, TestClock } from './run-store-contract.js';
 
@@ -85,6 +85,7 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore', () => {
     expect(() => new PostgresRunStore({} as never)).toThrow(UsageError);
     expect(() => new PostgresRunStore({ pool, connection })).toThrow(UsageError);
     expect(() => new PostgresRunStore({ pool, schema: 'Robert"; DROP TABLE x; --' })).toThrow(UsageError);
+    expect(() => new PostgresRunStore({ pool, prepare: 'yes' as never })).toThrow(UsageError);
   });
 
   it('two stores racing for one lease: exactly one wins', async () => {
@@ -118,6 +119,173 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore', () => {
     }
     expect(await store.putStep('r', { key: 'x'.repeat(100_000), status: 'completed', at: 1 })).toBe(true);
     expect((await store.loadRun('r')).steps.map((s) => s.key.length)).toEqual([100_000]);
+    await store.close();
+  });
+});
+
+/** `inner`, recording every statement sent through it or a client it lent (one round trip each). */
+function counting(inner: PgPoolLike, sent: string[]): PgPoolLike {
+  type Statement = Parameters<PgPoolLike['query']>[0];
+  const record = (target: { query(statement: Statement, values?: unknown[]): Promise<PgResultLike> }) => (statement: Statement, values?: unknown[]) => {
+    sent.push(typeof statement === 'string' ? statement : `${statement.name}: ${statement.text}`);
+    return values === undefined ? target.query(statement) : target.query(statement, values);
+  };
+  return {
+    query: record(inner),
+    async connect(): Promise<PgClientLike> {
+      const client = await inner.connect();
+      return { query: record(client), release: (error) => client.release(error) };
+    },
+    end: () => inner.end(),
+  };
+}
+
+const stepOf = (key: string, value: unknown): StepRecord => ({ key, status: 'completed', value, at: 1 });
+const usage = { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+
+describe.skipIf(unreachable !== undefined)('PostgresRunStore: one statement per write, committed as the fsync policy says', () => {
+  /** A store on a one-connection pool, and triggers noting the synchronous_commit each written row commits under. */
+  async function noted(fsync: 'checkpoints' | 'every-record' | 'off', prepare?: boolean): Promise<{ store: PostgresRunStore; single: pg.Pool; sent: string[]; modes(): Promise<string[]> }> {
+    const schema = freshSchema();
+    const single = new pg.Pool({ ...connection, max: 1 });
+    const sent: string[] = [];
+    const store = new PostgresRunStore({ pool: counting(single, sent), schema, fsync, ...(prepare === undefined ? {} : { prepare }) });
+    await store.migrate();
+    await single.query(`CREATE TABLE "${schema}".modes (tbl text, mode text)`);
+    await single.query(`CREATE FUNCTION "${schema}".note() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO "${schema}".modes (tbl, mode) VALUES (TG_TABLE_NAME, current_setting('synchronous_commit')); RETURN NULL; END $$`);
+    for (const table of ['runs', 'steps', 'calls', 'events', 'signals', 'data', 'trees']) {
+      await single.query(`CREATE TRIGGER note AFTER INSERT OR UPDATE ON "${schema}".${table} FOR EACH ROW EXECUTE FUNCTION "${schema}".note()`);
+    }
+    // Sorted: the order of rows inside one statement is the planner's.
+    const modes = async (): Promise<string[]> =>
+      (await single.query(`DELETE FROM "${schema}".modes RETURNING tbl, mode`)).rows.map((row) => `${row.tbl as string}:${row.mode as string}`).sort();
+    return { store, single, sent, modes };
+  }
+
+  it('records commit asynchronously in their own statement, checkpoints synchronously, and the session keeps its setting', async () => {
+    const { store, single, sent, modes } = await noted('checkpoints');
+    try {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      expect(await modes()).toEqual(['runs:on']);
+      sent.length = 0;
+      expect(await store.settleStep('r', stepOf('a', 1), [{ type: 'e1' }, { type: 'e2' }])).toEqual({ written: true, events: { first: 1, last: 2 } });
+      expect(await store.settleStep('r', stepOf('b', 2), [])).toEqual({ written: true, events: { first: 3, last: 2 } });
+      expect(await store.appendEvents('r', [{ type: 'e3' }])).toEqual({ first: 3, last: 3 });
+      expect(await store.putStep('r', stepOf('c', 3))).toBe(true);
+      expect(await store.putCall('r', { key: 'k', answer: 'x', usage, model: 'm', at: 1 })).toBe(true);
+      await store.putData('r', 'plan', 'p');
+      await store.putData('r', 'plan', 'q');
+      await store.putTree('r', { t: 1 });
+      // One statement each: no BEGIN, SET LOCAL or COMMIT of its own.
+      expect(sent).toHaveLength(8);
+      expect(sent.filter((text) => /^\s*(BEGIN|COMMIT|SET)\b/i.test(text))).toEqual([]);
+      // As named statements: parsed and planned once per connection.
+      for (const text of sent) expect(text).toMatch(/^groundswell_[0-9a-f]{32}: /);
+      expect(new Set(sent.map((text) => text.split(':')[0])).size).toBe(7);
+      expect(await modes()).toEqual([...Array(2).fill('runs:off'), ...Array(3).fill('events:off'), ...Array(3).fill('steps:off'), 'calls:off', 'data:off', 'data:off', 'trees:off'].sort());
+      // SET LOCAL ends with the statement's transaction: the connection is back to the session's value.
+      expect((await single.query('SHOW synchronous_commit')).rows[0]?.synchronous_commit).toBe('on');
+      // Checkpoints stay synchronous on the same connection.
+      await store.putSignal('r', { name: 'go', value: true, at: 2 });
+      await store.updateRun('r', { status: 'suspended' });
+      expect(await modes()).toEqual(['runs:on', 'signals:on']);
+      // A settle that writes no step (its key is taken) and no event writes nothing at all.
+      expect(await store.settleStep('r', stepOf('a', 'again'), [])).toEqual({ written: false, events: { first: 4, last: 3 } });
+      expect(await modes()).toEqual([]);
+    } finally {
+      await store.close();
+      await single.end();
+    }
+  });
+
+  it('every-record commits every record synchronously; off commits checkpoints asynchronously too', async () => {
+    const every = await noted('every-record');
+    try {
+      await every.store.createRun({ id: 'r', rootName: 'W' });
+      await every.store.settleStep('r', stepOf('a', 1), [{ type: 'e' }]);
+      await every.store.putStep('r', stepOf('b', 1));
+      expect(await every.modes()).toEqual(['events:on', 'runs:on', 'runs:on', 'steps:on', 'steps:on']);
+    } finally {
+      await every.store.close();
+      await every.single.end();
+    }
+    // Unprepared (behind a pooler that keeps no prepared statements): the same, as plain text.
+    const off = await noted('off', false);
+    try {
+      await off.store.createRun({ id: 'r', rootName: 'W' });
+      await off.store.putSignal('r', { name: 'go', value: true, at: 2 });
+      await off.store.settleStep('r', stepOf('a', 1), [{ type: 'e' }]);
+      expect(await off.modes()).toEqual(['events:off', 'runs:off', 'runs:off', 'signals:off', 'steps:off']);
+      expect((await off.single.query('SHOW synchronous_commit')).rows[0]?.synchronous_commit).toBe('on');
+      expect(off.sent.filter((text) => text.startsWith('groundswell_'))).toEqual([]);
+    } finally {
+      await off.store.close();
+      await off.single.end();
+    }
+  });
+
+  it('settleStep is atomic: a backend killed, or a write failing, after the events went in leaves neither events nor step', async () => {
+    const schema = freshSchema();
+    const store = new PostgresRunStore({ connection, schema });
+    await store.migrate();
+    await store.createRun({ id: 'r', rootName: 'W' });
+    const lockKey = Math.floor(Math.random() * 2 ** 31);
+    // Runs at the end of the statement, after every row of it went in: held there on a lock the test owns.
+    await pool.query(`CREATE FUNCTION "${schema}".hold() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_advisory_xact_lock(${lockKey}); RETURN NULL; END $$`);
+    await pool.query(`CREATE TRIGGER hold AFTER INSERT ON "${schema}".steps FOR EACH ROW EXECUTE FUNCTION "${schema}".hold()`);
+    const holder = await pool.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1)', [lockKey]);
+      const settling = store.settleStep('r', stepOf('a', 1), [{ type: 'e1' }, { type: 'e2' }]).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      let pid: number | undefined;
+      while (pid === undefined) {
+        const waiting = await pool.query(
+          `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          [lockKey],
+        );
+        pid = waiting.rows[0]?.pid as number | undefined;
+        if (pid === undefined) await new Promise((wake) => setTimeout(wake, 10));
+      }
+      await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      expect(await settling).toHaveProperty('code', '57P01');
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock($1)', [lockKey]);
+      holder.release();
+    }
+    expect((await store.loadRun('r')).steps).toEqual([]);
+    expect(await store.readEvents('r')).toEqual([]);
+    // A write failing there (the server's disk full) leaves nothing either.
+    await pool.query(`CREATE OR REPLACE FUNCTION "${schema}".hold() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$`);
+    const full = await store.settleStep('r', stepOf('a', 1), [{ type: 'e1' }]).then(() => undefined, (e: unknown) => e);
+    expect(full).toHaveProperty('code', '53100');
+    expect((await store.loadRun('r')).steps).toEqual([]);
+    expect(await store.readEvents('r')).toEqual([]);
+    await pool.query(`DROP TRIGGER hold ON "${schema}".steps`);
+    // Nothing was numbered: the next settle starts at 1, and the store's pool replaced the killed connection.
+    expect(await store.settleStep('r', stepOf('a', 1), [{ type: 'e1' }])).toEqual({ written: true, events: { first: 1, last: 1 } });
+    await store.close();
+  });
+
+  it('settleStep with a key too long for an index: a RunStoreError naming the run and the key, and its events not written', async () => {
+    const store = new PostgresRunStore({ pool, schema: freshSchema() });
+    await store.migrate();
+    await store.createRun({ id: 'r', rootName: 'W' });
+    const long = randomBytes(6000).toString('base64');
+    for (const events of [[{ type: 'e' }], []]) {
+      const error = await store.settleStep('r', stepOf(long, 1), events).then(() => undefined, (e: unknown) => e);
+      expect(error).toBeInstanceOf(RunStoreError);
+      expect((error as Error).message).toContain('run "r"');
+      expect((error as Error).message).toContain(long.slice(0, 40));
+      expect((error as Error).cause).toHaveProperty('code', '54000');
+    }
+    expect(await store.readEvents('r')).toEqual([]);
+    expect(await store.appendEvents('r', [{ type: 'e' }])).toEqual({ first: 1, last: 1 });
     await store.close();
   });
 });

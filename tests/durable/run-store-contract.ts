@@ -37,6 +37,12 @@ function call(key: string, answer: unknown): CallRecord {
   return { key, answer, usage, model: 'claude-test', toolCalls: [{ name: 'read', input: { path: 'a' } }], at: 2 };
 }
 
+/** The store's `settleStep`, which every store of this repository has. */
+function settleOf(store: RunStore): NonNullable<RunStore['settleStep']> {
+  expect(store.settleStep).toBeTypeOf('function');
+  return (store.settleStep as NonNullable<RunStore['settleStep']>).bind(store);
+}
+
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
     () => {
@@ -153,6 +159,82 @@ export function runStoreContract(name: string, open: () => Promise<StoreHarness>
         { seq: 4, event: { type: 'b' } },
       ]);
       expect(await store.readEvents('r', { after: 5 })).toEqual([]);
+    }));
+
+    it('settleStep: the events, then the step, resolving what appendEvents and putStep resolve', withStore(async ({ store, reopen }) => {
+      const settle = settleOf(store);
+      await store.createRun({ id: 'r', rootName: 'W' });
+      expect(await settle('r', step('wf/a#0', 1), [{ type: 'stepStart' }, { type: 'stepEnd' }])).toEqual({ written: true, events: { first: 1, last: 2 } });
+      // No events: the step alone, and the next sequence number.
+      expect(await settle('r', step('wf/b#0', 2), [])).toEqual({ written: true, events: { first: 3, last: 2 } });
+      expect(await store.appendEvents('r', [{ type: 'between' }])).toEqual({ first: 3, last: 3 });
+      expect(await settle('r', step('wf/c#0', 3), [{ type: 'c' }])).toEqual({ written: true, events: { first: 4, last: 4 } });
+      expect(await store.putStep('r', step('wf/c#0', 'again'))).toBe(false);
+      const other = await reopen();
+      try {
+        for (const reader of [store, other]) {
+          const loaded = await reader.loadRun('r');
+          expect(loaded.steps).toEqual([step('wf/a#0', 1), step('wf/b#0', 2), step('wf/c#0', 3)]);
+          expect(await reader.readEvents('r')).toEqual([
+            { seq: 1, event: { type: 'stepStart' } },
+            { seq: 2, event: { type: 'stepEnd' } },
+            { seq: 3, event: { type: 'between' } },
+            { seq: 4, event: { type: 'c' } },
+          ]);
+        }
+      } finally {
+        await other.close();
+      }
+    }));
+
+    it('settleStep of a key already written (a second resumer): false, the first record kept, its events appended once', withStore(async ({ store, reopen }) => {
+      const settle = settleOf(store);
+      await store.createRun({ id: 'r', rootName: 'W' });
+      expect(await settle('r', step('wf/pay#0', 'first'), [{ type: 'stepEnd', by: 'a' }])).toEqual({ written: true, events: { first: 1, last: 1 } });
+      const second = await reopen();
+      try {
+        // The events say what the second process ran; the step's record stays the first one.
+        expect(await settleOf(second)('r', step('wf/pay#0', 'second'), [{ type: 'stepEnd', by: 'b' }])).toEqual({ written: false, events: { first: 2, last: 2 } });
+        expect(await settleOf(second)('r', step('wf/pay#0', 'third'), [])).toEqual({ written: false, events: { first: 3, last: 2 } });
+      } finally {
+        await second.close();
+      }
+      expect((await store.loadRun('r')).steps).toEqual([step('wf/pay#0', 'first')]);
+      expect((await store.readEvents('r')).map((e) => e.event)).toEqual([{ type: 'stepEnd', by: 'a' }, { type: 'stepEnd', by: 'b' }]);
+    }));
+
+    it('concurrent settleStep of one key: exactly one step written, every event numbered once', withStore(async ({ store }) => {
+      const settle = settleOf(store);
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => settle('r', step('same', i), [{ i }, { i }])));
+      expect(results.filter((r) => r.written)).toHaveLength(1);
+      expect(results.flatMap((r) => [r.events.first, r.events.last]).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+      const { steps } = await store.loadRun('r');
+      expect(steps.map((s) => s.value)).toEqual([results.findIndex((r) => r.written)]);
+      const events = await store.readEvents('r');
+      expect(events.map((e) => e.seq)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+      for (const r of results) {
+        const batch = events.filter((e) => e.seq >= r.events.first && e.seq <= r.events.last).map((e) => e.event);
+        expect(new Set(batch.map((e) => JSON.stringify(e))).size).toBe(1);
+      }
+    }));
+
+    it('settleStep on an unknown run is a RunNotFoundError and writes nothing; a refused value writes nothing', withStore(async ({ store }) => {
+      const settle = settleOf(store);
+      expect(await rejection(settle('ghost', step('k', 1), [{ type: 'x' }]))).toBeInstanceOf(RunNotFoundError);
+      expect(await rejection(settle('ghost', step('k', 1), []))).toBeInstanceOf(RunNotFoundError);
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const badStep = await rejection(settle('r', step('k', new Map()), [{ type: 'fine' }]));
+      expect(badStep).toBeInstanceOf(RunValueError);
+      expect((badStep as Error).message).toContain('Step "k"');
+      const badEvent = await rejection(settle('r', step('k', 1), [{ type: 'fine' }, { bad: Number.NaN }]));
+      expect(badEvent).toBeInstanceOf(RunValueError);
+      expect((badEvent as Error).message).toContain('Event 1 of run "r"');
+      expect(await rejection(settle('r', step('k', 1), 'nope' as never))).toBeInstanceOf(UsageError);
+      expect((await store.loadRun('r')).steps).toEqual([]);
+      expect(await store.readEvents('r')).toEqual([]);
+      // Nothing was numbered either, and the key is still free.
+      expect(await settle('r', step('k', 1), [{ type: 'fine' }])).toEqual({ written: true, events: { first: 1, last: 1 } });
     }));
 
     it('keeps signals in order, the latest data per name and the latest tree', withStore(async ({ store }) => {

@@ -20,7 +20,7 @@ import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record
 import { checkRunFolder, isRunFolder } from './run-folder.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
-import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from '../store/run-store.js';
+import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunNotFoundError, RunStoreCorruptError, RunStoreError } from '../store/run-store-errors.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { syncDirectory, writeFileAtomicallySync } from './sync-write.js';
@@ -181,16 +181,34 @@ export class JournalRunStore implements RunStore {
   }
 
   async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
-    if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
+    const texts = encodeEvents(runId, events);
+    return this.writeEvents(this.openRun(runId), texts);
+  }
+
+  /**
+   * The events, then the step: two write(2)s, one per file (events and steps live apart). Both
+   * are encoded before either is written, so a refused value writes nothing; a kill between the
+   * two leaves events of a step that ran and no step, which the resume runs again, as before.
+   */
+  async settleStep(runId: string, step: StepRecord, events: readonly unknown[]): Promise<SettledStep> {
+    checkStep(step);
+    const texts = encodeEvents(runId, events);
+    const entry = entryText('step', encodeJson(step, `Step "${step.key}"`));
     const run = this.openRun(runId);
-    if (events.length === 0) {
+    const appended = this.writeEvents(run, texts);
+    return { written: run.putOnce('step', step.key, entry, this.fsync === 'every-record'), events: appended };
+  }
+
+  /** Appends one batch of encoded events (none: the next sequence number, nothing written). */
+  private writeEvents(run: OpenRun, texts: string[]): AppendedEvents {
+    if (texts.length === 0) {
       const next = run.nextSequence();
       return { first: next, last: next - 1 };
     }
-    const texts = events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`)).join(',');
+    const joined = texts.join(',');
     // The batch as EventBatch JSON, from events checked one by one (errors name the event).
-    const first = run.appendEvents(events.length, (seq) => `{"first":${seq},"events":[${texts}]}`, this.fsync === 'every-record');
-    return { first, last: first + events.length - 1 };
+    const first = run.appendEvents(texts.length, (seq) => `{"first":${seq},"events":[${joined}]}`, this.fsync === 'every-record');
+    return { first, last: first + texts.length - 1 };
   }
 
   async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
@@ -311,6 +329,11 @@ export class JournalRunStore implements RunStore {
       throw new RunStoreCorruptError(path, 'holds no valid JSON (it is written atomically, so it was damaged afterwards).', { cause: error });
     }
   }
+}
+
+function encodeEvents(runId: string, events: readonly unknown[]): string[] {
+  if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
+  return events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
 }
 
 /** A step or call entry (JournalEntry JSON) around a record already encoded. */

@@ -15,7 +15,8 @@ export interface PgClientLike {
  * do not need `@types/pg`; a `pg.Pool` fits.
  */
 export interface PgPoolLike {
-  query(text: string, values?: unknown[]): Promise<PgResultLike>;
+  /** The store's writes come as `{ name, text, values }` (a named prepared statement) unless `prepare` is false. */
+  query(text: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<PgResultLike>;
   connect(): Promise<PgClientLike>;
   end(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { applyRunPatch } from '../store/apply-run-patch.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from '../store/fsync-policy.js';
 import { encodeJson } from '../store/encode-json.js';
@@ -6,7 +6,7 @@ import { queryStatuses } from '../store/list-runs-query.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
-import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore } from '../store/run-store.js';
+import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunLeaseError, RunNotFoundError, RunStoreError } from '../store/run-store-errors.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { UsageError } from '../../errors/groundswell-error.js';
@@ -25,6 +25,17 @@ const UNDEFINED_TABLE = '42P01';
 const INSUFFICIENT_PRIVILEGE = '42501';
 
 /**
+ * How a statement commits asynchronously without a round trip of its own: `SET LOCAL` as a
+ * function, evaluated in a row the statement writes (so it runs exactly when something is
+ * written), and in force until the statement's own transaction commits (decision 0052).
+ */
+const ASYNC_COMMIT = `set_config('synchronous_commit', 'off', true)`;
+/** The same place in a synchronous statement: the session's setting, left as it is. */
+const SESSION_COMMIT = `current_setting('synchronous_commit')`;
+
+type Statement = (commitMode: string) => string;
+
+/**
  * The run store on PostgreSQL through `pg`, for runs shared by many processes and machines.
  * `migrate()` creates the tables (idempotent). Values are `json` columns holding the text the
  * store wrote; the lease is a conditional UPDATE of the run's row (decision 0033). Keys, names
@@ -36,6 +47,9 @@ export class PostgresRunStore implements RunStore {
   private readonly clock: { now(): number };
   private readonly fsync: FsyncPolicy;
   private readonly ownsPool: boolean;
+  private readonly prepare: boolean;
+  // The name each write statement is prepared under (a handful per store: statement × commit mode).
+  private readonly statementNames = new Map<string, string>();
   private readonly connection: Record<string, unknown> | undefined;
   private poolPromise: Promise<PgPoolLike> | undefined;
   private closed = false;
@@ -51,6 +65,8 @@ export class PostgresRunStore implements RunStore {
       throw new UsageError('PostgresRunStore `fsync` must be "checkpoints", "every-record" or "off".');
     }
     this.fsync = options.fsync ?? 'checkpoints';
+    if (options.prepare !== undefined && typeof options.prepare !== 'boolean') throw new UsageError('PostgresRunStore `prepare` must be a boolean.');
+    this.prepare = options.prepare ?? true;
     this.ownsPool = options.pool === undefined;
     if (options.pool !== undefined) this.poolPromise = Promise.resolve(options.pool);
     else {
@@ -75,7 +91,8 @@ export class PostgresRunStore implements RunStore {
     const record = newRunRecord(run, now);
     const id = record.id;
     const result = await this.commit(
-      `INSERT INTO ${this.s}.runs (id, root_name, status, created_at, record) VALUES ($1, $2, $3, $4, $5::json) ON CONFLICT (id) DO NOTHING`,
+      (mode) =>
+        `INSERT INTO ${this.s}.runs (id, root_name, status, created_at, record) VALUES ($1, $2, $3, $4, $5::json) ON CONFLICT (id) DO NOTHING RETURNING ${mode}`,
       [id, encodeText(record.rootName), record.status, now, encodeJson(record, `Run "${id}"`)],
       true,
     ).catch((error: unknown) => {
@@ -153,21 +170,49 @@ export class PostgresRunStore implements RunStore {
 
   async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
     requireRunId(runId);
-    if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
-    const texts = events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
+    const texts = encodeEvents(runId, events);
     // One statement: numbers the batch from the run's counter and inserts it.
     const result = await this.commit(
-      `WITH r AS (UPDATE ${this.s}.runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq - $2 AS base),
-       ins AS (INSERT INTO ${this.s}.events (run_id, seq, event)
-               SELECT $1, r.base + e.ord, e.ev FROM r, unnest($3::json[]) WITH ORDINALITY AS e(ev, ord))
-       SELECT base FROM r`,
+      (mode) => `WITH ${this.numberedEvents(mode)} SELECT base, commit_mode FROM r`,
       [runId, texts.length, texts],
       false,
     );
     const row = result.rows[0];
     if (row === undefined) throw new RunNotFoundError(runId);
-    const first = Number(row.base) + 1;
-    return { first, last: first + texts.length - 1 };
+    return appended(row.base, texts.length);
+  }
+
+  /**
+   * The events, then the step, in one statement committed on its own: one round trip, and
+   * atomic (a kill, a full disk or a refused key leaves neither). The step row is selected from
+   * the run's counter row, so a missing run writes nothing and reads no row.
+   */
+  async settleStep(runId: string, step: StepRecord, events: readonly unknown[]): Promise<SettledStep> {
+    requireRunId(runId);
+    checkStep(step);
+    const texts = encodeEvents(runId, events);
+    const record = encodeJson(step, `Step "${step.key}"`);
+    const key = encodeText(step.key);
+    // Without events the counter is read, not bumped: no new row version of the run for nothing.
+    const [statement, values]: [Statement, unknown[]] =
+      texts.length > 0
+        ? [
+            (mode) => `WITH ${this.numberedEvents(mode)},
+               st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $4, $5::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING 1)
+               SELECT base, commit_mode, EXISTS (SELECT 1 FROM st) AS written FROM r`,
+            [runId, texts.length, texts, key, record],
+          ]
+        : [
+            (mode) => `WITH r AS (SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1),
+               st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $2, $3::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode} AS commit_mode)
+               SELECT base, (SELECT commit_mode FROM st), EXISTS (SELECT 1 FROM st) AS written FROM r`,
+            [runId, key, record],
+          ];
+    const what = `Step key ${quoteName(step.key)} (settled with ${texts.length} event${texts.length === 1 ? '' : 's'})`;
+    const result = await this.write(runId, what, statement, values);
+    const row = result.rows[0];
+    if (row === undefined) throw new RunNotFoundError(runId);
+    return { written: row.written === true, events: appended(row.base, texts.length) };
   }
 
   async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
@@ -186,7 +231,13 @@ export class PostgresRunStore implements RunStore {
     requireRunId(runId);
     checkSignal(signal);
     const text = encodeJson(signal, `Signal "${signal.name}"`);
-    await this.write(runId, `Signal ${quoteName(signal.name)}`, `INSERT INTO ${this.s}.signals (run_id, record) VALUES ($1, $2::json)`, [runId, text], true);
+    await this.write(
+      runId,
+      `Signal ${quoteName(signal.name)}`,
+      (mode) => `INSERT INTO ${this.s}.signals (run_id, record) VALUES ($1, $2::json) RETURNING ${mode}`,
+      [runId, text],
+      true,
+    );
   }
 
   async putData(runId: string, name: string, value: unknown): Promise<void> {
@@ -195,7 +246,8 @@ export class PostgresRunStore implements RunStore {
     await this.write(
       runId,
       `Data name ${quoteName(name)}`,
-      `INSERT INTO ${this.s}.data (run_id, name, entry) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, name) DO UPDATE SET entry = EXCLUDED.entry`,
+      (mode) =>
+        `INSERT INTO ${this.s}.data (run_id, name, entry) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, name) DO UPDATE SET entry = EXCLUDED.entry RETURNING ${mode}`,
       [runId, encodeText(name), encodeJson({ value }, `Data "${name}"`)],
     );
   }
@@ -203,10 +255,12 @@ export class PostgresRunStore implements RunStore {
   async putTree(runId: string, tree: unknown): Promise<void> {
     requireRunId(runId);
     const text = encodeJson(tree, `The tree of run "${runId}"`);
-    await this.write(runId, 'The tree', `INSERT INTO ${this.s}.trees (run_id, tree) VALUES ($1, $2::json) ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree`, [
+    await this.write(
       runId,
-      text,
-    ]);
+      'The tree',
+      (mode) => `INSERT INTO ${this.s}.trees (run_id, tree) VALUES ($1, $2::json) ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree RETURNING ${mode}`,
+      [runId, text],
+    );
   }
 
   async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
@@ -255,7 +309,8 @@ export class PostgresRunStore implements RunStore {
 
   private async insertOnce(table: 'steps' | 'calls', runId: string, key: string, text: string, what: string): Promise<boolean> {
     requireRunId(runId);
-    const sql = `INSERT INTO ${this.s}.${table} (run_id, key, record) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, key) DO NOTHING`;
+    const sql: Statement = (mode) =>
+      `INSERT INTO ${this.s}.${table} (run_id, key, record) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode}`;
     const result = await this.write(runId, what, sql, [runId, encodeText(key), text]);
     return result.rowCount === 1;
   }
@@ -270,7 +325,7 @@ export class PostgresRunStore implements RunStore {
    * refuses a `RunStoreError` naming `what` and the run. A record (not a checkpoint) commits
    * asynchronously unless the policy is `every-record`.
    */
-  private async write(runId: string, what: string, sql: string, values: unknown[], checkpoint = false): Promise<PgResultLike> {
+  private async write(runId: string, what: string, sql: Statement, values: unknown[], checkpoint = false): Promise<PgResultLike> {
     try {
       return await this.commit(sql, values, checkpoint);
     } catch (error) {
@@ -279,17 +334,40 @@ export class PostgresRunStore implements RunStore {
     }
   }
 
-  /** One statement in its own transaction, committed as the fsync policy says. */
-  private commit(sql: string, values: unknown[], checkpoint: boolean): Promise<PgResultLike> {
+  /**
+   * One statement, committed on its own as the fsync policy says, in one round trip: `sql` puts
+   * the commit mode in a row it writes (see ASYNC_COMMIT), never a BEGIN/SET LOCAL/COMMIT of its own.
+   */
+  private commit(sql: Statement, values: unknown[], checkpoint: boolean): Promise<PgResultLike> {
     const synchronous = this.fsync === 'every-record' || (checkpoint && this.fsync === 'checkpoints');
-    if (synchronous) return this.query(sql, values);
-    return this.transaction((client) => client.query(sql, values), true);
+    return this.query(sql(synchronous ? SESSION_COMMIT : ASYNC_COMMIT), values, this.prepare);
   }
 
-  private async query(sql: string, values: unknown[]): Promise<PgResultLike> {
+  /** A name per statement text: the same text always gets the same name, another text another one. */
+  private statementName(text: string): string {
+    let name = this.statementNames.get(text);
+    if (name === undefined) {
+      name = `groundswell_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+      this.statementNames.set(text, name);
+    }
+    return name;
+  }
+
+  /**
+   * The CTEs `r` (the run's counter bumped by $2, its old value as `base`, and the commit mode)
+   * and `ins` (the events $3 numbered from base + 1) of a statement with $1 the run id.
+   */
+  private numberedEvents(mode: string): string {
+    return `r AS (UPDATE ${this.s}.runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq - $2 AS base, ${mode} AS commit_mode),
+       ins AS (INSERT INTO ${this.s}.events (run_id, seq, event)
+               SELECT $1, r.base + e.ord, e.ev FROM r, unnest($3::json[]) WITH ORDINALITY AS e(ev, ord))`;
+  }
+
+  /** `prepared`: as a named statement, parsed and planned once per connection (the hot writes). */
+  private async query(sql: string, values: unknown[], prepared = false): Promise<PgResultLike> {
     const pool = await this.pool();
     try {
-      return await pool.query(sql, values);
+      return await (prepared ? pool.query({ name: this.statementName(sql), text: sql, values }) : pool.query(sql, values));
     } catch (error) {
       throw this.explain(error);
     }
@@ -332,4 +410,15 @@ export class PostgresRunStore implements RunStore {
     this.poolPromise ??= loadPg().then((pg) => new pg.Pool(this.connection));
     return this.poolPromise;
   }
+}
+
+function encodeEvents(runId: string, events: readonly unknown[]): string[] {
+  if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
+  return events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
+}
+
+/** The sequence numbers a batch of `count` got after the run's counter stood at `base`. */
+function appended(base: unknown, count: number): AppendedEvents {
+  const first = Number(base) + 1;
+  return { first, last: first + count - 1 };
 }

@@ -8,6 +8,7 @@ import type { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
 import type { LoadedRun, RunStore } from '../store/run-store.js';
 import type { CallRecord, SignalRecord, StepRecord } from '../store/stored-records.js';
+import { RunValueError } from '../store/run-store-errors.js';
 import { exportRun } from '../../debugger/run-export.js';
 import type { SerializedError } from '../../util/serialize-error.js';
 import { addUsage, ZERO_USAGE } from '../../util/usage.js';
@@ -185,16 +186,58 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   async flush(): Promise<void> {
-    // A killed run still shows its tree as of a few seconds before (`groundswell runs show`).
-    if (performance.now() - this.treeWrittenAt >= this.treeEveryMs) await this.storeTree();
+    await this.storeTreeIfDue();
     // Through the same chain as the replay's batches: one append at a time, in order.
     this.writing = this.writing.then(() => this.writeEvents());
     await this.writing;
-    if (this.writeError !== undefined) {
-      const error = this.writeError;
-      this.writeError = undefined;
-      throw error;
+    this.throwWriteError();
+  }
+
+  /** A killed run still shows its tree as of a few seconds before (`groundswell runs show`). */
+  private async storeTreeIfDue(): Promise<void> {
+    if (performance.now() - this.treeWrittenAt >= this.treeEveryMs) await this.storeTree();
+  }
+
+  /** An earlier write's error, which the replay's batches and checkpoints leave for the next flush. */
+  private throwWriteError(): void {
+    if (this.writeError === undefined) return;
+    const error = this.writeError;
+    this.writeError = undefined;
+    throw error;
+  }
+
+  /**
+   * Stores a settled step with the events buffered before it: one `settleStep` where the store
+   * has it (one round trip on PostgreSQL), else `appendEvents` and `putStep`. The settle goes
+   * through the same chain as the events, so batches stay in order and an earlier write's error
+   * surfaces here, with the step not stored, as a flush would.
+   */
+  private async storeStep(record: StepRecord): Promise<void> {
+    const store = this.store;
+    if (store.settleStep === undefined) {
+      await this.flush();
+      await store.putStep(this.runId, record);
+      return;
     }
+    const settle = store.settleStep.bind(store);
+    await this.storeTreeIfDue();
+    let failure: { error: unknown } | undefined;
+    this.writing = this.writing.then(async () => {
+      if (this.writeError !== undefined) return;
+      const batch = this.events;
+      this.events = [];
+      try {
+        await settle(this.runId, record, batch);
+      } catch (error) {
+        failure = { error };
+        // A refused value wrote nothing: the events go on alone, as they would have before
+        // the step (a refused event fails again and the batch is dropped, like any failed append).
+        if (error instanceof RunValueError && batch.length > 0) await store.appendEvents(this.runId, batch).catch(() => undefined);
+      }
+    });
+    await this.writing;
+    this.throwWriteError();
+    if (failure !== undefined) throw failure.error;
   }
 
   workflowStarted(workflow: Workflow): void {
@@ -232,8 +275,7 @@ export class DurableRun implements RunJournal, CallJournal {
       ...subtreeOf(node),
       at: this.now(),
     };
-    await this.flush();
-    await this.store.putStep(this.runId, record);
+    await this.storeStep(record);
     this.steps.set(key, record);
   }
 

@@ -41,6 +41,13 @@ export interface AppendedEvents {
   last: number;
 }
 
+/** What `settleStep` resolves: what `putStep` and `appendEvents` would have. */
+export interface SettledStep {
+  /** False when the step's key was already written (the record was left as it was). */
+  written: boolean;
+  events: AppendedEvents;
+}
+
 /**
  * Where durable runs are kept. Values are stored as JSON: a value JSON cannot hold
  * exactly is refused with a `RunValueError`, never changed. A run unknown to the store is a
@@ -59,6 +66,14 @@ export interface RunStore {
   /** A key is written once: a second put of the same key is ignored and resolves `false`. */
   putCall(runId: string, call: CallRecord): Promise<boolean>;
   appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents>;
+  /**
+   * Optional: `appendEvents(runId, events)` then `putStep(runId, step)` in one write, which a
+   * durable run uses for each settled step when the store has it (else it makes the two calls).
+   * The events are appended even when the key was already written: they record what this
+   * process ran. A value refused with `RunValueError` writes nothing. PostgreSQL writes both
+   * atomically; the journal store writes the events, then the step (two files).
+   */
+  settleStep?(runId: string, step: StepRecord, events: readonly unknown[]): Promise<SettledStep>;
   /** Events with `seq > after` (default 0), at most `limit`, in order. */
   readEvents(runId: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>;
   putSignal(runId: string, signal: SignalRecord): Promise<void>;
