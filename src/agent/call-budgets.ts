@@ -32,9 +32,9 @@ export function callBudgets(tree: CallTree, agentName: string, agentBudget: Budg
 export function armCallBudgets(tree: CallTree, ledgers: readonly BudgetLedger[]): () => void {
   let stops: Array<() => void> | undefined;
   for (const ledger of ledgers) {
-    // Budgets of enclosing nodes are timed by those nodes; only the call's own start here.
+    // Budgets of enclosing nodes are timed by those nodes; only the call's own start here (outside
+    // a workflow every budget of the call is its own).
     if (ledger.budget.wallMs === undefined || (tree.node !== undefined && ledger.node !== tree.node)) continue;
-    if (tree.node === undefined && ledger.node.parent !== null) continue;
     (stops ??= []).push(armWallClock(ledger, tree.workflow?.clock ?? systemClock, () => undefined));
   }
   if (stops === undefined) return NOTHING;
