@@ -74,6 +74,20 @@ describe('wallMs', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it("on an agent: its call's request in flight is stopped and the call fails with BudgetExceededError", async () => {
+    const clock = new FakeClock({ autoAdvance: false });
+    const model = new ScriptedModel([json({ answer: 'late' }, { delayMs: 600_000 })]);
+    const agent = createAgent({ name: 'timed', ...(await agentModel(model)), budget: { wallMs: 300 } });
+    const workflow = createWorkflow({ name: 'w', clock }, (ctx) => ctx.step('s', () => agent.prompt(createPrompt({ user: 'slow', responseFormat: Answer }))));
+    const settled = workflow.run().catch((e: unknown) => e);
+    await until(() => clock.pendingSleeps === 1 && model.requests.length === 1);
+    clock.advance(300);
+    const error = budgetErrorIn(await settled);
+    expect(error).toMatchObject({ dimension: 'wallMs', limit: 300 });
+    expect(error?.message).toContain('agent "timed"');
+    expect(clock.pendingSleeps).toBe(0);
+  });
+
   it('leaves no timer behind when the budgeted nodes end first', async () => {
     const clock = new FakeClock({ autoAdvance: false });
     const workflow = createWorkflow({ name: 'quick', clock, budget: { wallMs: 10_000 } }, (ctx) =>
