@@ -71,7 +71,11 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   constructor(name?: string, parent?: Workflow);
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
   constructor(nameOrConfig?: string | WorkflowConfig, second?: WorkflowExecutor<T> | Workflow) {
-    validateWorkflowArgs(nameOrConfig, second, new.target.name);
+    // `new Child('name')`, the usual child of a fan-out, is valid at a glance; anything else gets
+    // the full check (and its message) without this workflow paying for a label and a parse.
+    if (typeof nameOrConfig !== 'string' || second !== undefined || nameOrConfig.trim() === '') {
+      validateWorkflowArgs(nameOrConfig, second, new.target.name);
+    }
     // Copied with assign, not a spread: a frozen spread clone gets a hidden class of its own per
     // workflow (~120 bytes each, kept as long as the workflow is).
     const config: WorkflowConfig =
