@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import { viewerPagePlugin } from './src/viewer/page/build-page.js';
 
 type TsupPlugin = NonNullable<Options['plugins']>[number];
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
  * The CommonJS build loads on-demand chunks (the MCP runtime) and the optional `pg` and `@opentelemetry/api` peers with
@@ -23,21 +26,45 @@ const requireChunksInCjs: TsupPlugin = {
   },
 };
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    testing: 'src/testing/index.ts',
-    mcp: 'src/mcp/index.ts',
-    plans: 'src/plans/index.ts',
-    cache: 'src/cache/index.ts',
-    durable: 'src/durable/index.ts',
-    postgres: 'src/durable/postgres/index.ts',
-    viewer: 'src/viewer/index.ts',
-    otel: 'src/otel/index.ts',
-    redis: 'src/redis/index.ts',
-    dbos: 'src/durable/dbos/index.ts',
-    cli: 'src/cli/main.ts',
+const ENTRIES = {
+  index: 'src/index.ts',
+  testing: 'src/testing/index.ts',
+  mcp: 'src/mcp/index.ts',
+  plans: 'src/plans/index.ts',
+  cache: 'src/cache/index.ts',
+  durable: 'src/durable/index.ts',
+  postgres: 'src/durable/postgres/index.ts',
+  viewer: 'src/viewer/index.ts',
+  otel: 'src/otel/index.ts',
+  redis: 'src/redis/index.ts',
+  dbos: 'src/durable/dbos/index.ts',
+  cli: 'src/cli/main.ts',
+};
+
+const sourcePath = (entry: string): string => fileURLToPath(new URL(`./${entry}`, import.meta.url));
+const ROOT_ENTRY = sourcePath(ENTRIES.index);
+
+/**
+ * Every subpath entry imports the root entry first. esbuild makes one shared chunk per set of
+ * entries that reach a module; with every entry reaching the root's modules they share one chunk,
+ * so `import 'groundswell'` reads a handful of files instead of two dozen small ones (start-up
+ * time). A subpath then loads the root's code too, which its users load anyway.
+ */
+const rootFirst: EsbuildPlugin = {
+  name: 'root-first',
+  setup(build) {
+    const subpaths = new Set(Object.values(ENTRIES).map(sourcePath));
+    subpaths.delete(ROOT_ENTRY);
+    build.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!subpaths.has(args.path)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      return { contents: `import ${JSON.stringify(ROOT_ENTRY)};\n${source}`, loader: 'ts', resolveDir: fileURLToPath(new URL('.', `file://${args.path}`)) };
+    });
   },
+};
+
+export default defineConfig({
+  entry: ENTRIES,
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },
   tsconfig: 'tsconfig.build.json',
@@ -51,5 +78,5 @@ export default defineConfig({
   treeshake: true,
   plugins: [requireChunksInCjs],
   // The viewer page is made afresh from src/viewer/page/ (decision 0048).
-  esbuildPlugins: [viewerPagePlugin],
+  esbuildPlugins: [viewerPagePlugin, rootFirst],
 });
