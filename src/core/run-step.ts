@@ -4,7 +4,8 @@ import { errorMessage } from '../util/describe.js';
 import { nextEventId } from '../util/ids.js';
 import { serializeError } from '../util/serialize-error.js';
 import { endStatus, recordFailure } from './failure.js';
-import { mustYield, runInScope, type Scope } from './scope.js';
+import { mustYield, runInScope, runInScopeWith, type Scope } from './scope.js';
+import { invokeMethodCall, MethodCall } from './method-call.js';
 import { retryAfterStepFailure } from './step-failure.js';
 import type { StepEndEvent, StepStartEvent } from '../types/events.js';
 import type { WorkflowStatus } from '../types/status.js';
@@ -12,6 +13,8 @@ import { TreeNode } from './tree-node.js';
 import { checkedBackoff } from './config/step-options.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
 import { journalOf, type RunJournal, type StepIdentity, type StepReplay } from './run-journal.js';
+import type { Budget } from '../types/budget.js';
+import { startNodeBudget } from './node-budget.js';
 
 export interface RetryOptions {
   /** Total attempts including the first (>= 1). */
@@ -31,7 +34,18 @@ export interface StepOptions {
   logStart?: boolean;
   logFinish?: boolean;
   retry?: RetryOptions;
+  /**
+   * Limits on everything the step runs (agent calls, child workflows), all attempts together;
+   * when one would be passed, the step fails with `BudgetExceededError` (as its error's cause).
+   */
+  budget?: Budget;
 }
+
+/**
+ * What a step runs: a function (`ctx.step`), or a decorated method's call (`@Step`), which needs
+ * no closure per call and is its own durable identity.
+ */
+export type StepBody<R> = (() => R | Promise<R>) | MethodCall;
 
 /**
  * The one step runner behind `@Step` and `ctx.step`: a step node under whatever of this workflow
@@ -42,7 +56,7 @@ export function runStep<R>(
   workflow: WorkflowRuntime,
   name: string,
   options: StepOptions,
-  body: () => R | Promise<R>,
+  body: StepBody<R>,
   identity?: StepIdentity,
 ): Promise<Awaited<R>> {
   const parent = workflow.mountPoint();
@@ -69,10 +83,38 @@ export function runStep<R>(
   workflow.dispatch(node, start);
   const scope: Scope = { workflow, node };
   if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
-  const journal = journalOf(workflow);
-  if (journal?.wrapStep !== undefined) return wrappedStep(journal, scope, options, body, identity ?? { source: body });
-  if (journal !== undefined) return journaledStep(journal, scope, options, body, identity ?? { source: body });
+  if (options.budget !== undefined) return budgetedStep(scope, options, options.budget, bodyFunction(body), identity ?? identityOf(body));
+  return runBody(scope, options, body, identity);
+}
+
+/** A step with a budget: the body races its wallMs, and the timer ends with the step. */
+function budgetedStep<R>(scope: Scope, options: StepOptions, setting: Budget, body: () => R | Promise<R>, identity: StepIdentity | undefined): Promise<Awaited<R>> {
+  const budget = startNodeBudget(scope.workflow, scope.node as TreeNode, setting, `step "${scope.node.name}"`);
+  // The identity is the user's body, not this wrapper: a durable step keeps its fingerprint.
+  return runBody(scope, options, () => budget.race(body()), identity ?? { source: body }).finally(budget.stop);
+}
+
+function runBody<R>(scope: Scope, options: StepOptions, body: StepBody<R>, identity: StepIdentity | undefined): Promise<Awaited<R>> {
+  const journal = journalOf(scope.workflow);
+  // The identity is made only here: a run without a journal never needs one.
+  if (journal?.wrapStep !== undefined) return wrappedStep(journal, scope, options, body, identity ?? identityOf(body));
+  if (journal !== undefined) return journaledStep(journal, scope, options, body, identity ?? identityOf(body));
   return attempt(scope, options, body, 1);
+}
+
+/** What a durable journal fingerprints: the method's code and arguments, or the function's code. */
+function identityOf<R>(body: StepBody<R>): StepIdentity {
+  return body instanceof MethodCall ? body : { source: body };
+}
+
+/** The body as a function, for the paths that wrap it (rare; the usual attempt calls it directly). */
+function bodyFunction<R>(body: StepBody<R>): () => R | Promise<R> {
+  return body instanceof MethodCall ? () => invokeMethodCall(body) as R | Promise<R> : body;
+}
+
+/** Calls the body inside the step's scope. */
+function callInScope<R>(scope: Scope, body: StepBody<R>): R | Promise<R> {
+  return body instanceof MethodCall ? (runInScopeWith(scope, invokeMethodCall, body) as R | Promise<R>) : runInScope(scope, body);
 }
 
 /**
@@ -83,7 +125,7 @@ async function wrappedStep<R>(
   journal: RunJournal,
   scope: Scope,
   options: StepOptions,
-  body: () => R | Promise<R>,
+  body: StepBody<R>,
   identity: StepIdentity,
 ): Promise<Awaited<R>> {
   const { workflow } = scope;
@@ -124,7 +166,7 @@ async function journaledStep<R>(
   journal: RunJournal,
   scope: Scope,
   options: StepOptions,
-  body: () => R | Promise<R>,
+  body: StepBody<R>,
   identity: StepIdentity,
 ): Promise<Awaited<R>> {
   const { workflow } = scope;
@@ -154,11 +196,11 @@ async function journaledStep<R>(
  * promise hooks). It settles on the same microtask ticks as awaiting the body in an async
  * function (`attemptAsync`), so events keep their order.
  */
-function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
+function attempt<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: number): Promise<Awaited<R>> {
   if (mustYield()) return attemptAsync(scope, options, body, n);
   let result: R | Promise<R>;
   try {
-    result = runInScope(scope, body);
+    result = callInScope(scope, body);
   } catch (thrown) {
     return failedAtOnce(scope, options, body, n, thrown);
   }
@@ -176,11 +218,11 @@ function attempt<R>(scope: Scope, options: StepOptions, body: () => R | Promise<
 }
 
 /** The same attempt as an async function: for a stack deep enough that it must yield first. */
-async function attemptAsync<R>(scope: Scope, options: StepOptions, body: () => R | Promise<R>, n: number): Promise<Awaited<R>> {
+async function attemptAsync<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: number): Promise<Awaited<R>> {
   let value: Awaited<R>;
   try {
     if (mustYield()) await undefined;
-    value = await runInScope(scope, body);
+    value = await callInScope(scope, body);
     scope.workflow.throwIfCancelled(scope.node as TreeNode);
   } catch (thrown) {
     return stepFailed(scope, options, body, n, thrown);
@@ -192,7 +234,7 @@ async function attemptAsync<R>(scope: Scope, options: StepOptions, body: () => R
 async function failedAtOnce<R>(
   scope: Scope,
   options: StepOptions,
-  body: () => R | Promise<R>,
+  body: StepBody<R>,
   n: number,
   thrown: unknown,
 ): Promise<Awaited<R>> {
@@ -208,7 +250,7 @@ function stepSucceeded<V>(scope: Scope, options: StepOptions, n: number, value: 
 async function stepFailed<R>(
   scope: Scope,
   options: StepOptions,
-  body: () => R | Promise<R>,
+  body: StepBody<R>,
   n: number,
   thrown: unknown,
 ): Promise<Awaited<R>> {

@@ -35,6 +35,16 @@ export function runInScope<R>(scope: Scope | undefined, fn: () => R): R {
   }
 }
 
+/** `fn(arg)` inside `scope`: a caller with its data in one object needs no closure per call. */
+export function runInScopeWith<A, R>(scope: Scope, fn: (arg: A) => R, arg: A): R {
+  syncNesting += 1;
+  try {
+    return storage.run(scope, fn, arg);
+  } finally {
+    syncNesting -= 1;
+  }
+}
+
 /**
  * True when the current stack already holds many nested bodies: the caller should `await` once
  * before starting another, which resumes it on a fresh stack (the count is back to zero there).

@@ -5,14 +5,11 @@ import { isStandardContext, memberLabel, wrongMember } from './decorator-mode.js
 
 type AnyMethod = (this: unknown, ...args: unknown[]) => unknown;
 
-/** Wraps a method body; `self` is the workflow the decorated method was called on. */
-export type MethodWrapper = (
-  self: Workflow,
-  name: string,
-  call: () => unknown,
-  method: AnyMethod,
-  args: readonly unknown[],
-) => Promise<unknown>;
+/**
+ * Wraps a method body; `self` is the workflow the decorated method was called on. The wrapper
+ * calls `method` on `self` with `args` itself: no closure is made per call.
+ */
+export type MethodWrapper = (self: Workflow, name: string, method: AnyMethod, args: unknown[]) => Promise<unknown>;
 
 /**
  * Applies one wrapper in either decorator mode: TC39 `(method, context)` or legacy
@@ -26,7 +23,7 @@ export function methodDecorator(decorator: string, explicitName: string | undefi
           new UsageError(`${decorator} method "${name}" was called on ${describeValue(this)}; it must be a Workflow.`),
         );
       }
-      return wrapper(this, name, () => method.apply(this, args), method, args);
+      return wrapper(this, name, method, args);
     };
 
   return function apply(...args: unknown[]): unknown {

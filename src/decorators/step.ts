@@ -1,6 +1,7 @@
 import { runStep, type StepOptions } from '../core/run-step.js';
 import type { Workflow } from '../core/workflow.js';
 import { validateStepOptions } from '../core/config/step-options.js';
+import { MethodCall } from '../core/method-call.js';
 import { methodDecorator } from './method-decorator.js';
 import './metadata.js';
 
@@ -22,7 +23,7 @@ export interface StepDecorator {
  */
 export function Step(options: StepOptions = {}): StepDecorator {
   validateStepOptions(options, '@Step', options?.name);
-  return methodDecorator('@Step()', options.name, (workflow, name, call, method, args) =>
-    runStep(workflow, name, options, call, { source: method, args }),
+  return methodDecorator('@Step()', options.name, (workflow, name, method, args) =>
+    runStep(workflow, name, options, new MethodCall(method, workflow, args)),
   ) as StepDecorator;
 }

@@ -22,7 +22,7 @@ export interface TaskDecorator {
  */
 export function Task(options: TaskOptions = {}): TaskDecorator {
   validateTaskOptions(options, options?.name);
-  return methodDecorator('@Task()', options.name, (workflow, name, call) =>
-    runTask(workflow, name, options, call as () => Promise<TaskResult>),
+  return methodDecorator('@Task()', options.name, (workflow, name, method, args) =>
+    runTask(workflow, name, options, () => method.apply(workflow, args) as Promise<TaskResult>),
   ) as TaskDecorator;
 }
