@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 import { viewerPagePlugin } from './src/viewer/page/build-page.js';
 
@@ -26,45 +26,43 @@ const requireChunksInCjs: TsupPlugin = {
   },
 };
 
-const ENTRIES = {
-  index: 'src/index.ts',
-  testing: 'src/testing/index.ts',
-  mcp: 'src/mcp/index.ts',
-  plans: 'src/plans/index.ts',
-  cache: 'src/cache/index.ts',
-  durable: 'src/durable/index.ts',
-  postgres: 'src/durable/postgres/index.ts',
-  viewer: 'src/viewer/index.ts',
-  otel: 'src/otel/index.ts',
-  redis: 'src/redis/index.ts',
-  dbos: 'src/durable/dbos/index.ts',
-  cli: 'src/cli/main.ts',
-};
-
-const sourcePath = (entry: string): string => fileURLToPath(new URL(`./${entry}`, import.meta.url));
-const ROOT_ENTRY = sourcePath(ENTRIES.index);
-
 /**
  * Every subpath entry imports the root entry first. esbuild makes one shared chunk per set of
  * entries that reach a module; with every entry reaching the root's modules they share one chunk,
  * so `import 'groundswell'` reads a handful of files instead of two dozen small ones (start-up
- * time). A subpath then loads the root's code too, which its users load anyway.
+ * time; decision 0055). A subpath then loads the root's code too, which its users load anyway.
  */
 const rootFirst: EsbuildPlugin = {
   name: 'root-first',
   setup(build) {
-    const subpaths = new Set(Object.values(ENTRIES).map(sourcePath));
-    subpaths.delete(ROOT_ENTRY);
+    const entries = build.initialOptions.entryPoints as Record<string, string>;
+    const cwd = build.initialOptions.absWorkingDir ?? process.cwd();
+    const root = resolve(cwd, entries['index'] ?? '');
+    const subpaths = new Set(Object.values(entries).map((entry) => resolve(cwd, entry)));
+    subpaths.delete(root);
     build.onLoad({ filter: /\.ts$/ }, async (args) => {
       if (!subpaths.has(args.path)) return undefined;
       const source = await readFile(args.path, 'utf8');
-      return { contents: `import ${JSON.stringify(ROOT_ENTRY)};\n${source}`, loader: 'ts', resolveDir: fileURLToPath(new URL('.', `file://${args.path}`)) };
+      return { contents: `import ${JSON.stringify(root)};\n${source}`, loader: 'ts', resolveDir: dirname(args.path) };
     });
   },
 };
 
 export default defineConfig({
-  entry: ENTRIES,
+  entry: {
+    index: 'src/index.ts',
+    testing: 'src/testing/index.ts',
+    mcp: 'src/mcp/index.ts',
+    plans: 'src/plans/index.ts',
+    cache: 'src/cache/index.ts',
+    durable: 'src/durable/index.ts',
+    postgres: 'src/durable/postgres/index.ts',
+    viewer: 'src/viewer/index.ts',
+    otel: 'src/otel/index.ts',
+    redis: 'src/redis/index.ts',
+    dbos: 'src/durable/dbos/index.ts',
+    cli: 'src/cli/main.ts',
+  },
   format: ['esm', 'cjs'],
   dts: { compilerOptions: { paths: {} } },
   tsconfig: 'tsconfig.build.json',
