@@ -71,7 +71,7 @@ export async function runW10(): Promise<void> {
     console.log(`  skipped: ${postgres.reason}`);
     return;
   }
-  const fixture = join(import.meta.dirname, '..', 'tests', 'dbos', 'fixtures', 'dbos-app.ts');
+  const fixture = join(import.meta.dirname, '..', 'tests', 'durable', 'dbos', 'fixtures', 'dbos-app.ts');
   const bundle = await bundleFixture(fixture, 'w10-dbos-app');
   try {
     const rows: string[][] = [];
