@@ -19,8 +19,9 @@ import { runW9 } from './w9-durable-store.js';
 import { runW10 } from './w10-dbos-workers.js';
 import { runW11 } from './w11-viewer.js';
 import { runW12 } from './w12-provider-overhead.js';
+import { runW13 } from './w13-budget-overhead.js';
 
-const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12'] as const;
+const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13'] as const;
 type Workload = (typeof ALL)[number];
 const ALIASES: Record<string, Workload> = { IMPORT: 'W8' };
 
@@ -72,6 +73,7 @@ if (run.has('W9')) await runW9();
 if (run.has('W10')) await runW10();
 if (run.has('W11')) await runW11();
 if (run.has('W12')) await runW12();
+if (run.has('W13')) await runW13();
 
 section('Ratio targets (status = ratio ≤ target)');
 console.log(
