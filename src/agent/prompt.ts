@@ -4,6 +4,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { nextId } from '../util/ids.js';
 import { validatePromptConfig } from './config/prompt-config.schema.js';
 import type { Budget } from '../types/budget.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 
 export interface PromptConfig<S extends z.ZodType> extends AgentSettings {
   /** The user message. */
@@ -80,14 +81,6 @@ function frozenCopy(data: Readonly<Record<string, unknown>>): Readonly<Record<st
     throw new UsageError(`Prompt \`data\` must be JSON-serialisable: ${(cause as Error).message}`, { cause });
   }
   return deepFreeze(copy) as Readonly<Record<string, unknown>>;
-}
-
-function deepFreeze(value: unknown): unknown {
-  if (typeof value === 'object' && value !== null) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function stripUndefined<T extends object>(value: T): T {

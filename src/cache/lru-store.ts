@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Cache, CachedResponse, CacheLookup, CacheMetrics, CacheSetOptions } from './cache.js';
 import type { CacheEntryHeader } from './cache-entry-header.js';
-import { deepFreeze } from './deep-freeze.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 import { requireKey, requirePositiveInteger, storedHeader, storedResponse } from './store-input.js';
 
 /**

@@ -31,11 +31,7 @@ export class StrictObjectCheck<S extends Shape> extends Check<ShapeType<S>> {
       report(walk, 'invalid_type', this.expectation, false);
       return false;
     }
-    for (const key of this.keys) {
-      walk.path.push(key);
-      (this.shape[key] as Check).visit(value[key], walk);
-      walk.path.pop();
-    }
+    visitKeys(this.shape, this.keys, value, walk);
     let unknown: string[] | undefined;
     // for...in: inherited enumerable keys are keys the user set too (a config built on a prototype).
     for (const key in value) if (!this.known.has(key)) (unknown ??= []).push(key);
@@ -66,11 +62,7 @@ export class OpenObjectCheck<S extends Shape> extends Check<ShapeType<S>> {
       return false;
     }
     // Read through the prototype chain: a class instance's methods live there.
-    for (const key of this.keys) {
-      walk.path.push(key);
-      (this.shape[key] as Check).visit(value[key], walk);
-      walk.path.pop();
-    }
+    visitKeys(this.shape, this.keys, value, walk);
     return false;
   }
 }
@@ -98,4 +90,13 @@ function unknownKeys(keys: readonly string[], known: readonly string[]): string 
 // A key is a name, not a value: shown, but cut short.
 function quoted(key: string): string {
   return JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key);
+}
+
+/** Checks each of `keys` of `value` with its check in `shape`, the key on the walk's path. */
+function visitKeys(shape: Shape, keys: readonly string[], value: Record<string, unknown>, walk: Walk): void {
+  for (const key of keys) {
+    walk.path.push(key);
+    (shape[key] as Check).visit(value[key], walk);
+    walk.path.pop();
+  }
 }

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, UsageError } from 'groundswell';
+import { createAgent, createPrompt } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { agentModel } from '../support/model-path.js';
+import { usageErrorFrom } from '../support/usage-error.js';
 
-function refusal(make: () => unknown): UsageError {
-  try {
-    make();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const refusal = usageErrorFrom;
 
 // Each refused at the root and as an object field; `json` says whether z.toJSONSchema can express it.
 const unanswerable: readonly [string, () => z.ZodType, boolean][] = [

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, createWorkflow, Step, Task, UsageError, Workflow, type Budget } from 'groundswell';
+import { createAgent, createWorkflow, Step, Task, Workflow, type Budget } from 'groundswell';
+import { usageErrorFrom } from '../support/usage-error.js';
 
 /** The UsageError message `define` throws. */
 function refusal(define: () => unknown): string {
-  try {
-    define();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
-  }
-  throw new Error('accepted without a UsageError');
+  return usageErrorFrom(define).message;
 }
 
 // Untyped callers: each value is what a JavaScript user (or a cast) could pass.

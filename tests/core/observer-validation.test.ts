@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow, Step, UsageError, Workflow, type WorkflowEvent, type WorkflowObserver } from 'groundswell';
+import { createWorkflow, Step, Workflow, type WorkflowEvent, type WorkflowObserver } from 'groundswell';
+import { usageErrorFrom } from '../support/usage-error.js';
 
 class Counter extends Workflow<number> {
   @Step() async count(): Promise<number> {
@@ -11,15 +12,7 @@ class Counter extends Workflow<number> {
   }
 }
 
-function refusal(add: () => unknown): UsageError {
-  try {
-    add();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-}
+const refusal = usageErrorFrom;
 
 const roots: readonly [string, () => Workflow][] = [
   ['a functional workflow', () => createWorkflow({ name: 'fn' }, () => 1)],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ObservedState, Step, Task, UsageError, Workflow } from 'groundswell';
+import { ObservedState, Step, Task, Workflow } from 'groundswell';
+import { usageErrorFrom } from '../support/usage-error.js';
 
 // Bad decorator options are refused when the class is defined, in both decorator modes (this
 // file also runs with experimentalDecorators). The casts stand for untyped callers.
@@ -8,13 +9,7 @@ type TaskOptions = Parameters<typeof Task>[0];
 type FieldOptions = Parameters<typeof ObservedState>[0];
 
 function refusal(define: () => unknown): string {
-  try {
-    define();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as UsageError).message;
-  }
-  throw new Error('the class was defined without a UsageError');
+  return usageErrorFrom(define).message;
 }
 
 describe('decorator options are validated at class definition', () => {

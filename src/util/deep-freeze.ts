@@ -1,6 +1,6 @@
 /**
- * Freezes JSON data in place, every nested object and array too, and returns it: a stored
- * response can then be handed to readers without a copy, as none of them can change it.
+ * Freezes JSON data in place, every nested object and array too, and returns it: stored data (a
+ * prompt's data, a cached response) can then be handed to readers without a copy.
  */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
