@@ -9,6 +9,7 @@ const gc = runInNewContext('gc') as () => void;
 
 const WARM_UP = 500;
 const CHILDREN = 4_000;
+const BATCHES = 3;
 /**
  * Bytes one finished child (one step) may keep while its parent holds it: its Workflow, its node
  * and its step's node, their ids, its run's start and end events and outcome, its executor. It was
@@ -33,23 +34,29 @@ type Make = (i: number) => Workflow;
 const functionalChild: Make = (i) => createWorkflow({ name: `child-${i}` }, async (ctx) => ctx.step('work', () => i));
 const decoratedChild: Make = (i) => new StepChild(`child-${i}`);
 
-/** Heap kept per child by a parent that spawned CHILDREN one after another (after a warm-up), bytes. */
+/**
+ * Heap kept per child by a parent that spawned CHILDREN one after another (after a warm-up), bytes.
+ * Measured over three batches in the same parent and the smallest taken: whatever else the process
+ * keeps meanwhile (compiled code, the test runner's own objects) only ever adds to a batch.
+ */
 async function heapPerChild(make: Make): Promise<number> {
-  let perChild = Number.NaN;
-  // Every child kept (retention above CHILDREN), so the bytes are what one finished child costs.
-  const root = createWorkflow<void>({ name: 'spawn-loop', retention: { maxChildrenPerNode: 10_000 } }, async (ctx) => {
+  const batches: number[] = [];
+  // Every child kept (retention above all batches), so the bytes are what one finished child costs.
+  const root = createWorkflow<void>({ name: 'spawn-loop', retention: { maxChildrenPerNode: 20_000 } }, async (ctx) => {
     for (let i = 0; i < WARM_UP; i += 1) await ctx.spawnWorkflow(make(i));
-    gc();
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let i = 0; i < CHILDREN; i += 1) await ctx.spawnWorkflow(make(i));
-    gc();
-    gc();
-    perChild = (process.memoryUsage().heapUsed - before) / CHILDREN;
+    for (let batch = 0; batch < BATCHES; batch += 1) {
+      gc();
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < CHILDREN; i += 1) await ctx.spawnWorkflow(make(i));
+      gc();
+      gc();
+      batches.push((process.memoryUsage().heapUsed - before) / CHILDREN);
+    }
   });
   root.addObserver({ onEvent() {} });
   await root.run();
-  return perChild;
+  return Math.min(...batches);
 }
 
 describe('a parent spawning children in a loop', () => {
