@@ -105,7 +105,7 @@ export { MergedWorkflowError, RunSuspendedError, WorkflowCancelledError, Workflo
 export type { WorkflowErrorDetails } from './errors/workflow-error.js';
 export { isRetryable, isSuspension, isWorkflowError } from './errors/predicates.js';
 export { BudgetExceededError } from './budgets/budget-exceeded-error.js';
-export type { Budget, BudgetDimension, BudgetStanding } from './types/budget.js';
+export type { Budget, BudgetDimension, BudgetRaise, BudgetStanding } from './types/budget.js';
 
 export type {
   CancelledEvent,

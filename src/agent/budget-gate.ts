@@ -1,6 +1,7 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { NO_AMOUNTS, type BudgetAmounts } from '../budgets/budget-amounts.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
+import { amountsOfUsage } from '../budgets/earlier-spending.js';
 import { reserve, type Reservation } from '../budgets/reservation.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -36,8 +37,7 @@ function estimateInputTokens(params: MessageCreateParamsNonStreaming): number {
 
 /** What an answered request used, for settling its reservation. */
 export function usedBy(usage: TokenUsage): BudgetAmounts {
-  const tokens = usage.inputTokens + usage.outputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
-  return { usd: usage.costUsd ?? 0, tokens, modelRequests: 1, toolCalls: 0 };
+  return amountsOfUsage(usage);
 }
 
 /**

@@ -20,6 +20,8 @@ import { providerAdapter } from './model/provider-adapter.js';
 import type { RequestOverride } from './turn-feature.js';
 import { priceKeyOf } from './price-key.js';
 import { failedRequest, reserveRequest, usedBy } from './budget-gate.js';
+import { reserveAfterRaise } from './budget-suspend.js';
+import type { Reservation } from '../budgets/reservation.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -86,7 +88,14 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     // Read only in a tree: outside one nobody is told about single requests.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
     // Reserved synchronously right before sending: calls sharing a budget cannot overshoot together.
-    const held = reserveRequest(call, params, model.provider);
+    let held: Reservation | undefined;
+    try {
+      held = reserveRequest(call, params, model.provider);
+    } catch (refusal) {
+      const adapter = model;
+      const request = params;
+      held = await reserveAfterRaise(call, refusal, () => reserveRequest(call, request, adapter.provider));
+    }
     let response: Message;
     try {
       response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });

@@ -1,4 +1,4 @@
-import type { Budget, BudgetDimension, BudgetStanding } from '../types/budget.js';
+import type { Budget, BudgetDimension, BudgetRaise, BudgetStanding } from '../types/budget.js';
 import type { EventPayload } from '../types/events.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { formatAmount, METERED, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
@@ -21,7 +21,11 @@ export class BudgetLedger {
   readonly warnAt: number;
   private readonly spent: Record<MeteredDimension, number> = { usd: 0, tokens: 0, modelRequests: 0, toolCalls: 0 };
   private readonly reserved: Record<MeteredDimension, number> = { usd: 0, tokens: 0, modelRequests: 0, toolCalls: 0 };
+  // The budget's limits, which a raise signal may replace (a suspended durable budget).
+  private readonly limits: Partial<Record<MeteredDimension, number>>;
   private warned: Set<BudgetDimension> | undefined;
+  /** Set while a suspended budget waits for its raise: later refusals wait on the same one. */
+  raising: Promise<void> | undefined;
   private expiry: BudgetExceededError | undefined;
   private controller: AbortController | undefined;
 
@@ -34,6 +38,40 @@ export class BudgetLedger {
   ) {
     this.path = nodePath(node);
     this.warnAt = budget.warnAt ?? DEFAULT_WARN_AT;
+    this.limits = { usd: budget.usd, tokens: budget.tokens, modelRequests: budget.modelRequests, toolCalls: budget.toolCalls };
+  }
+
+  /** Whether a refusal waits for a raise signal instead of failing (in a durable run). */
+  get suspends(): boolean {
+    return this.budget.onExceeded === 'suspend';
+  }
+
+  /** The limit of `dimension` now (a raise may have replaced the budget's own). */
+  limit(dimension: MeteredDimension): number | undefined {
+    return this.limits[dimension];
+  }
+
+  /** Replaces the limits a raise signal names; the others stay. Warnings may fire again below the new limits. */
+  raise(next: BudgetRaise): void {
+    for (const dimension of METERED) {
+      const value = next[dimension];
+      if (value === undefined) continue;
+      this.limits[dimension] = value;
+      this.warned?.delete(dimension);
+    }
+  }
+
+  /**
+   * Books what earlier attempts of a durable run spent below this budget (replayed calls and
+   * steps), without events: they were reported when that work ran. A warning already due is
+   * marked as given.
+   */
+  book(used: BudgetAmounts): void {
+    for (const dimension of METERED) {
+      this.spent[dimension] += used[dimension];
+      const limit = this.limits[dimension];
+      if (limit !== undefined && used[dimension] > 0 && this.spent[dimension] + EPSILON >= this.warnAt * limit) (this.warned ??= new Set()).add(dimension);
+    }
   }
 
   /** Set once the budget's wallMs ran out: everything below it is refused from then on. */
@@ -49,7 +87,7 @@ export class BudgetLedger {
   /** The first limit that `need` on top of what is spent and held could pass, or undefined. */
   overrun(need: BudgetAmounts): MeteredDimension | undefined {
     for (const dimension of METERED) {
-      const limit = this.budget[dimension];
+      const limit = this.limits[dimension];
       if (limit === undefined || need[dimension] === 0) continue;
       if (this.spent[dimension] + this.reserved[dimension] + need[dimension] > limit + EPSILON) return dimension;
     }
@@ -106,7 +144,7 @@ export class BudgetLedger {
       budgetNodeId: this.node.id,
       budgetPath: this.path,
       dimension,
-      limit: this.budget[dimension] ?? Number.POSITIVE_INFINITY,
+      limit: this.limits[dimension] ?? Number.POSITIVE_INFINITY,
       spent: this.spent[dimension],
       reserved: this.reserved[dimension],
       needed,
@@ -116,7 +154,7 @@ export class BudgetLedger {
   /** One `budgetWarning` per limit, the first time spent plus held reaches `warnAt` of it. */
   private warnIfCrossed(change: BudgetAmounts): void {
     for (const dimension of METERED) {
-      const limit = this.budget[dimension];
+      const limit = this.limits[dimension];
       if (limit === undefined || change[dimension] === 0 || this.warned?.has(dimension) === true) continue;
       if (this.spent[dimension] + this.reserved[dimension] + EPSILON < this.warnAt * limit) continue;
       (this.warned ??= new Set()).add(dimension);

@@ -27,6 +27,14 @@ export class Reservation {
   }
 }
 
+// Which ledger refused, for a caller that may wait for that budget's raise (a suspending budget).
+const refusers = new WeakMap<BudgetExceededError, BudgetLedger>();
+
+/** The budget whose limit refused the work that threw `error` (not one whose time ran out). */
+export function refusedBy(error: unknown): BudgetLedger | undefined {
+  return typeof error === 'object' && error !== null ? refusers.get(error as BudgetExceededError) : undefined;
+}
+
 /**
  * Checks `need` against every ledger, then holds it on all of them; throws `BudgetExceededError`
  * (holding nothing) when any limit could be passed or any wallMs ran out. Synchronous from the
@@ -38,7 +46,10 @@ export function reserve(ledgers: readonly BudgetLedger[], need: BudgetAmounts, w
     const expiry = ledger.expired;
     if (expiry !== undefined) throw ledger.refuseExpired(what, expiry);
     const over = ledger.overrun(need);
-    if (over !== undefined) throw ledger.refuse(over, need, what);
+    if (over === undefined) continue;
+    const error = ledger.refuse(over, need, what);
+    refusers.set(error, ledger);
+    throw error;
   }
   for (const ledger of ledgers) ledger.hold(need);
   return new Reservation(ledgers, need);

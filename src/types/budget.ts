@@ -16,6 +16,25 @@ export interface Budget {
   wallMs?: number;
   /** Share of a limit at which a `budgetWarning` is emitted once (0 < warnAt <= 1; default 0.8). */
   warnAt?: number;
+  /**
+   * At the cap: `'fail'` (default) fails the subtree with `BudgetExceededError`; `'suspend'`, in a
+   * durable run, suspends the run until a signal raises the budget (`raiseSignal`), then goes on.
+   * Outside a durable run, `'suspend'` fails like `'fail'`.
+   */
+  onExceeded?: 'fail' | 'suspend';
+  /** The signal that raises a suspended budget (default `'budget'`); its value is a `BudgetRaise`. */
+  raiseSignal?: string;
+}
+
+/**
+ * The value of the signal that raises a suspended budget: new limits, replacing the old ones
+ * (absolute amounts, not increments, so sending the same raise twice changes nothing).
+ */
+export interface BudgetRaise {
+  usd?: number;
+  tokens?: number;
+  modelRequests?: number;
+  toolCalls?: number;
 }
 
 /** One limit of a budget. */

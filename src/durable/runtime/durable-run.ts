@@ -22,6 +22,7 @@ import { signalRejected } from './signal-rejections.js';
 import { waitSchemaJson } from './signal-schema.js';
 import { rebuildError, storeError, type StoredError } from './stored-error.js';
 import { graftStored, storedSubtree } from './graft-stored.js';
+import { amountsOfSubtree, amountsOfUsage, bookBelow } from '../../budgets/earlier-spending.js';
 import type { SerializedNode } from '../../types/serialized.js';
 
 // The stored tree is rewritten whole, so how often follows what a write costs: at most every
@@ -258,6 +259,8 @@ export class DurableRun implements RunJournal, CallJournal {
       );
     }
     graftStored(node, stored.subtree);
+    // What the step's work cost when it ran still counts against the budgets above it.
+    if (Array.isArray(stored.subtree)) bookBelow(node, amountsOfSubtree(stored.subtree));
     if (stored.status === 'completed') return { status: 'completed', value: stored.value };
     return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined) };
   }
@@ -294,6 +297,11 @@ export class DurableRun implements RunJournal, CallJournal {
           'so its stored answer is not replayed.',
       );
     }
+    // What the call cost when it ran still counts against the budgets above it.
+    if (call.budgets.length > 0) {
+      const used = amountsOfUsage(stored.usage, stored.requests ?? 1, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
+      for (const ledger of call.budgets) ledger.book(used);
+    }
     return {
       value: parsed.data,
       answerData: stored.answer,
@@ -320,6 +328,7 @@ export class DurableRun implements RunJournal, CallJournal {
       usage,
       model: outcome.model,
       fingerprint: callFingerprint(call),
+      ...(outcome.cached ? {} : { requests: call.meter.turns }),
       // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).
       toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
       at: this.now(),

@@ -26,6 +26,8 @@ export interface CallRecord {
   usage: TokenUsage;
   model: string;
   fingerprint?: string;
+  /** Model requests the call made (its budget counts them again on replay); absent before budgets. */
+  requests?: number;
   /** The tool calls the agent made on the way (JSON), so a replay can mark them replayed. */
   toolCalls?: unknown;
   at: number;
