@@ -2,6 +2,7 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import { NO_AMOUNTS, type BudgetAmounts } from '../budgets/budget-amounts.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
 import { amountsOfUsage } from '../budgets/earlier-spending.js';
+import { jsonLength } from '../budgets/json-length.js';
 import { reserve, type Reservation } from '../budgets/reservation.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -29,10 +30,16 @@ export function reserveRequest<T>(call: PromptCall<T>, params: MessageCreatePara
 /**
  * Input tokens of a request, estimated from its serialized length: 4 characters a token, rounded
  * up. The JSON's quotes, keys and tool schemas count too, which keeps the estimate above what the
- * model's tokenizer counts for ordinary text; images and unusual scripts can still beat it.
+ * model's tokenizer counts for ordinary text; images and unusual scripts can still beat it. The
+ * conversation is new every request; the rest (schemas, tools, system) is measured once.
  */
 function estimateInputTokens(params: MessageCreateParamsNonStreaming): number {
-  return Math.ceil(JSON.stringify(params).length / 4);
+  let length = 2;
+  for (const key in params) {
+    const value = (params as unknown as Record<string, unknown>)[key];
+    if (value !== undefined) length += key.length + 4 + jsonLength(value, key !== 'messages');
+  }
+  return Math.ceil(length / 4);
 }
 
 /** What an answered request used, for settling its reservation. */

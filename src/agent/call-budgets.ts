@@ -24,7 +24,10 @@ export function callBudgets(tree: CallTree, agentName: string, agentBudget: Budg
   }
   if (node === undefined) return NONE;
   const ledgers = ledgersAbove(node);
-  if (ledgers.length > 0) tree.limitBy(ledgers.filter((ledger) => ledger.budget.wallMs !== undefined).map((ledger) => ledger.signal));
+  // Most budgets have no wallMs: no arrays for them.
+  if (ledgers.some((ledger) => ledger.budget.wallMs !== undefined)) {
+    tree.limitBy(ledgers.filter((ledger) => ledger.budget.wallMs !== undefined).map((ledger) => ledger.signal));
+  }
   return ledgers;
 }
 
