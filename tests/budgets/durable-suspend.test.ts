@@ -71,7 +71,7 @@ describe("onExceeded: 'suspend' in a durable run", () => {
     const exceeded = eventsOfType(recording.events, 'budgetExceeded');
     expect(exceeded).toHaveLength(1);
     expect(exceeded[0]).toMatchObject({ dimension: 'modelRequests', limit: 2, spent: 2, needed: 1 });
-    expect(eventsOfType(recording.events, 'waitStarted').map((e) => e.name)).toEqual(['budget']);
+    expect(recording.events.filter((e) => e.type === 'waitStarted').map((e) => (e as { name?: string }).name)).toEqual(['budget']);
 
     // Raised to 3: the resumed run books the 2 requests made before it, so only one more fits.
     await expect(signal('r1', 'budget', { modelRequests: 3 }, { store, workflows: { Pipeline: build } })).rejects.toSatisfy(isSuspension);
