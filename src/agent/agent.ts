@@ -94,10 +94,11 @@ export class Agent {
   constructor(config: AgentConfig) {
     validateAgentConfig(config);
     // The environment-variable fallbacks of the trajectory modes are checked here too.
-    checkpointMode(config.trajectory);
+    const checkpoint = checkpointMode(config.trajectory);
     groundingMode(config.trajectory);
     this.name = config.name;
-    this.config = Object.freeze({ ...config });
+    // The checkpoint mode's variable is read here, once: a call reads no environment.
+    this.config = Object.freeze(config.trajectory?.checkpoint !== undefined ? { ...config } : { ...config, trajectory: { ...config.trajectory, checkpoint } });
     this.clientRef = config.client;
     this.cacheRef = config.cache;
     this.explicitAncestry = config.goalAncestry ? { ...config.goalAncestry } : null;
