@@ -92,6 +92,8 @@ export interface PromptOutcome<T> {
   readonly value: T;
   /** The answer as JSON data, before the schema parsed it (what the cache stores). */
   readonly answerData: unknown;
+  /** The answer's JSON text as the model sent it (native structured output): the tree's copy, not serialized again. */
+  readonly answerText?: string | undefined;
   readonly usage: TokenUsage;
   readonly turns: number;
   readonly stopReason: string | null;

@@ -131,6 +131,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
       return {
         value: answer.value,
         answerData: answer.data,
+        answerText: typeof raw === 'string' ? raw : undefined,
         usage,
         turns: turn,
         stopReason: response.stop_reason,

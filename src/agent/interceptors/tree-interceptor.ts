@@ -37,7 +37,7 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     }
     tree.finish('completed');
     const duration = tree.now() - started;
-    const output = answerText(outcome.answerData);
+    const output = answerText(outcome);
     const { model, stopReason, usage, turns, cached } = outcome;
     // One literal per event (a replayed call's names it, before the output, as it always did).
     tree.emit(
@@ -75,7 +75,8 @@ function hasLevels(ancestry: object): boolean {
 
 const OUTPUT_LIMIT = 2_000;
 
-function answerText(data: unknown): string {
-  const text = JSON.stringify(data) ?? '';
+/** The answer as JSON text, capped: the model's own text when it sent one, else the data serialized. */
+function answerText<T>(outcome: PromptOutcome<T>): string {
+  const text = outcome.answerText?.trim() ?? JSON.stringify(outcome.answerData) ?? '';
   return text.length > OUTPUT_LIMIT ? `${text.slice(0, OUTPUT_LIMIT)}…` : text;
 }
