@@ -303,6 +303,8 @@ function runCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   // Most calls have no budget: no extra promise for them (a cache hit is mostly overhead).
   if (call.budgets.length === 0) return call.tree.run(() => callPipeline()(call));
   const stop = armCallBudgets(call.tree, call.budgets);
+  // Budgets without a wallMs of the call's own have nothing to stop: no extra promise either.
+  if (stop === undefined) return call.tree.run(() => callPipeline()(call));
   return call.tree.run(() => callPipeline()(call)).finally(stop);
 }
 

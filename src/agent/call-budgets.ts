@@ -31,8 +31,8 @@ export function callBudgets(tree: CallTree, agentName: string, agentBudget: Budg
   return ledgers;
 }
 
-/** Starts the wallMs of the call's own budgets; the returned function stops them when the call ends. */
-export function armCallBudgets(tree: CallTree, ledgers: readonly BudgetLedger[]): () => void {
+/** Starts the wallMs of the call's own budgets; the returned function stops them when the call ends (undefined: none started). */
+export function armCallBudgets(tree: CallTree, ledgers: readonly BudgetLedger[]): (() => void) | undefined {
   let stops: Array<() => void> | undefined;
   for (const ledger of ledgers) {
     // Budgets of enclosing nodes are timed by those nodes; only the call's own start here (outside
@@ -40,11 +40,9 @@ export function armCallBudgets(tree: CallTree, ledgers: readonly BudgetLedger[])
     if (ledger.budget.wallMs === undefined || (tree.node !== undefined && ledger.node !== tree.node)) continue;
     (stops ??= []).push(armWallClock(ledger, tree.workflow?.clock ?? systemClock, () => undefined));
   }
-  if (stops === undefined) return NOTHING;
+  if (stops === undefined) return undefined;
   const all = stops;
   return () => {
     for (const stop of all) stop();
   };
 }
-
-const NOTHING = (): void => undefined;

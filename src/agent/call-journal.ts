@@ -1,5 +1,5 @@
 import type { Workflow } from '../core/workflow.js';
-import type { PromptCall, PromptInterceptor, PromptOutcome } from './prompt-call.js';
+import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from './prompt-call.js';
 
 /**
  * What a durable run keeps of agent calls (the durable-run layer implements it): a call completed
@@ -37,14 +37,19 @@ function lookup(workflow: Workflow): CallJournal | undefined {
 }
 
 /** Inside the tree interceptor: a replayed call still shows as a node, marked `replayed`. */
-export const journalInterceptor: PromptInterceptor = async (call, next) => {
+export const journalInterceptor: PromptInterceptor = (call, next) => {
   const workflow = call.tree.workflow;
   const journal = workflow === undefined ? undefined : lookup(workflow);
+  // Not async itself: a run that is not durable passes straight through, with no promise of its own.
   if (journal === undefined) return next(call);
   if (journal.wrapCall !== undefined) return journal.wrapCall(call, () => next(call));
+  return journaled(call, next, journal);
+};
+
+async function journaled<T>(call: PromptCall<T>, next: PromptHandler, journal: CallJournal): Promise<PromptOutcome<T>> {
   const replayed = journal.replayCall(call);
   if (replayed !== undefined) return replayed;
   const outcome = await next(call);
   await journal.callCompleted(call, outcome);
   return outcome;
-};
+}

@@ -16,14 +16,24 @@ import { firstRequestText } from '../turn-pipeline.js';
  * model asked again. Every call of an agent that caches gets one `cacheHit` or `cacheMiss`, and a
  * miss says why (see CacheMissReason), so a run that stopped hitting can be explained.
  */
-export const cacheInterceptor: PromptInterceptor = async (call, next) => {
+export const cacheInterceptor: PromptInterceptor = (call, next) => {
   const options = cacheOptions(call.settings.enableCache);
   const cache = call.cache;
+  // Not async itself: a call that does not cache passes straight through, with no promise of its own.
   if (!options.enabled || cache === undefined) {
     return call.cacheConfigured ? missed(call, next, { reason: 'disabled' }) : next(call);
   }
   // Streams bypass the cache (decision 0007): their value is the events, which a cache could not replay.
   if (call.onStream !== undefined) return missed(call, next, { reason: 'bypassed' });
+  return throughCache(call, next, options, cache);
+};
+
+async function throughCache<T>(
+  call: PromptCall<T>,
+  next: PromptHandler,
+  options: ReturnType<typeof cacheOptions>,
+  cache: Cache,
+): Promise<PromptOutcome<T>> {
   // Synchronous unless a turn feature keys its first-request text (a plan file to read) or there
   // are MCP servers to describe: each await costs on the hit path.
   const keyed = firstRequestText(call.turnFeatures, call);
@@ -50,7 +60,7 @@ export const cacheInterceptor: PromptInterceptor = async (call, next) => {
   }
   const differs = found.reason === 'absent' ? await related(call, cache, key, options) : undefined;
   return stored(call, next, cache, key, { reason: found.reason, key: key.key, ...(differs !== undefined ? { differs } : {}) });
-};
+}
 
 const NO_MCPS: readonly McpKeyPart[] = Object.freeze([]);
 
