@@ -23,7 +23,7 @@ export function reserveRequest<T>(call: PromptCall<T>, params: MessageCreatePara
   if (ledgers.length === 0) return undefined;
   const input = estimateInputTokens(params);
   const output = params.max_tokens;
-  const usd = ledgers.some((ledger) => ledger.budget.usd !== undefined) ? worstCaseUsd(call, provider, params.model, input, output) : 0;
+  const usd = ledgers.some((ledger) => ledger.limit('usd') !== undefined) ? worstCaseUsd(call, provider, params.model, input, output) : 0;
   return reserve(ledgers, { usd, tokens: input + output, modelRequests: 1, toolCalls: 0 }, `Model request of agent "${call.agentName}"`);
 }
 
@@ -74,7 +74,7 @@ function worstCaseUsd<T>(call: PromptCall<T>, provider: string, model: string, i
   const key = priceKeyOf(call.pricing, provider, model, model);
   const price = call.pricing?.[key];
   if (price === undefined) {
-    const where = call.budgets.find((ledger) => ledger.budget.usd !== undefined);
+    const where = call.budgets.find((ledger) => ledger.limit('usd') !== undefined);
     throw new UsageError(
       `Agent "${call.agentName}": the usd budget of ${where?.owner ?? 'an enclosing node'} (${where?.path ?? ''}) needs a price for model "${key}", ` +
         `and the agent's pricing has none: add it to createAgent({ pricing }).`,
