@@ -1,3 +1,6 @@
+import { METERED, type BudgetAmounts, type MeteredDimension } from '../../budgets/budget-amounts.js';
+import { bookBelow } from '../../budgets/earlier-spending.js';
+import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { CallJournal } from '../../agent/call-journal.js';
 import type { PromptCall, PromptOutcome } from '../../agent/prompt-call.js';
@@ -7,6 +10,7 @@ import type { Workflow } from '../../core/workflow.js';
 import type { DbosLike, DbosQueueLike } from './dbos-like.js';
 import { recordCall, replayCall, type RecordedCall } from './recorded-call.js';
 import type { RelayWriter } from './relay-writer.js';
+import { readStepRecord, stepRecord } from './step-record.js';
 
 /**
  * The journal of a groundswell run that is a DBOS workflow: DBOS's system database is the run's
@@ -17,6 +21,9 @@ import type { RelayWriter } from './relay-writer.js';
 export class DbosJournal implements RunJournal, CallJournal {
   // How many children() calls each mount point made: part of the children's deterministic ids.
   private readonly launches = new Map<string, number>();
+  // What DBOS children spent below each DBOS step running now: recorded with the step, so a
+  // process that replays it (a recovered run) books what it does not run again.
+  private readonly childSpending = new Map<TreeNode, Record<MeteredDimension, number>>();
 
   constructor(
     private readonly dbos: DbosLike,
@@ -40,9 +47,30 @@ export class DbosJournal implements RunJournal, CallJournal {
     );
   }
 
-  wrapStep<R>(_workflow: Workflow, node: TreeNode, _identity: StepIdentity, body: () => Promise<R>): Promise<R> {
+  async wrapStep<R>(_workflow: Workflow, node: TreeNode, _identity: StepIdentity, body: () => Promise<R>): Promise<R> {
     if (!this.dbos.isInWorkflow()) return body();
-    return this.dbos.runStep(() => this.relayed(body), { name: `step:${node.name}` });
+    let ran = false;
+    const recorded = await this.dbos.runStep<unknown>(
+      () => {
+        ran = true;
+        return this.relayed(() => this.countingChildren(node, body));
+      },
+      { name: `step:${node.name}` },
+    );
+    const { value, spent } = readStepRecord(recorded);
+    // Replayed: its children's trees are not grafted here, so what they spent is booked instead.
+    if (!ran && spent !== undefined) bookBelow(node, spent);
+    return value as R;
+  }
+
+  /** DBOS children launched at `at` spent `amounts` (booked already): counted with the DBOS step they ran in. */
+  childrenSpent(at: TreeNode, amounts: BudgetAmounts): void {
+    for (let node: TreeNode | null = at; node !== null; node = node.parent) {
+      const spent = this.childSpending.get(node);
+      if (spent === undefined) continue;
+      for (const dimension of METERED) spent[dimension] += amounts[dimension];
+      return;
+    }
   }
 
   replayCall(): PromptOutcome<never> | undefined {
@@ -75,6 +103,20 @@ export class DbosJournal implements RunJournal, CallJournal {
     const n = this.launches.get(mountPath) ?? 0;
     this.launches.set(mountPath, n + 1);
     return n;
+  }
+
+  /** Runs a DBOS step's body; its output is recorded with what its children spent, when a budget encloses it. */
+  private async countingChildren<R>(node: TreeNode, body: () => Promise<R>): Promise<unknown> {
+    const spent = { usd: 0, tokens: 0, modelRequests: 0, toolCalls: 0 };
+    this.childSpending.set(node, spent);
+    let value: R;
+    try {
+      value = await body();
+    } finally {
+      this.childSpending.delete(node);
+    }
+    const any = METERED.some((dimension) => spent[dimension] > 0);
+    return any && ledgersAbove(node).length > 0 ? stepRecord(value, spent) : value;
   }
 
   // The run's events so far reach its followers while the step runs and before DBOS records it.

@@ -1,5 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
+import { headroomFrom, headroomOf } from '../../budgets/headroom.js';
+import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { setCallJournalLookup, type CallJournal } from '../../agent/call-journal.js';
 import { createWorkflow } from '../../core/create-workflow.js';
@@ -9,9 +12,11 @@ import type { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
 import { isWorkflow } from '../../core/workflow-runtime.js';
 import { cancelRun } from './cancel-run.js';
+import { DbosChildFailedError } from './child-failure.js';
 import type { DbosLike, DbosQueueLike } from './dbos-like.js';
 import { DbosJournal } from './dbos-journal.js';
 import { followRun } from './follow-run.js';
+import { runWithinHeadroom } from './launcher-headroom.js';
 import { RelayWriter, type RelayItem } from './relay-writer.js';
 import type { RunOutcome, RunTrail } from './run-trail.js';
 
@@ -66,8 +71,9 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
   const starting = new Map<string, (workflow: Workflow<unknown>) => void>();
 
   const registered = dbos.registerWorkflow(
-    // `_child`: kept in the recorded input, so runs started before still replay.
-    async (name: string, input: unknown, _child: boolean): Promise<RunOutcome> => {
+    // `child`: kept in the recorded input, so runs started before still replay. `headroom`: what
+    // the launcher's budgets had left when it started the child (absent when none limits it).
+    async (name: string, input: unknown, child: boolean, headroom?: unknown): Promise<RunOutcome> => {
       const workflow = build(factories, name, input);
       const workflowID = dbos.workflowID as string;
       // Every run relays: a child to its launcher, a root to a launcher that comes back.
@@ -77,34 +83,50 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
       options.onWorkflow?.(workflow, { name, workflowID });
       starting.get(workflowID)?.(workflow);
       let value: unknown;
+      let failure: { error: unknown } | undefined;
       try {
-        value = await workflow.run();
+        value = await runWithinHeadroom(workflow, headroomFrom(headroom));
+      } catch (error) {
+        failure = { error };
       } finally {
         setRunJournal(workflow, undefined);
         // In the workflow's own context: the last operation of every attempt, so its id never shifts.
         rest = await relay.close();
       }
-      const trail: RunTrail = { tree: workflow.treeNode.toJSON(), rest: { root: workflow.id, items: rest } };
-      return { value, trail: JSON.stringify(trail) };
+      const trail = JSON.stringify({ tree: workflow.treeNode.toJSON(), rest: { root: workflow.id, items: rest } } satisfies RunTrail);
+      // A failed child's launcher still grafts its tree and counts what it spent.
+      if (failure !== undefined) throw child ? new DbosChildFailedError(name, workflowID, trail, failure.error) : failure.error;
+      return { value, trail };
     },
     { name: options.name ?? 'groundswell' },
   );
 
-  const follow = (mirror: Workflow, workflowID: string): Promise<unknown> => followRun(dbos, escape, mirror, workflowID);
+  const follow = (mirror: Workflow, workflowID: string, spent?: (amounts: BudgetAmounts) => void): Promise<unknown> =>
+    followRun(dbos, escape, mirror, workflowID, spent);
 
   async function launchChildren(queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]): Promise<unknown[]> {
     const name = registeredName(factories, workflow);
     const scope = currentScope() as Scope;
     const journal = journalOf(scope.workflow) as DbosJournal;
-    const path = mountPath(scope.node as TreeNode);
+    const at = scope.node as TreeNode;
+    const path = mountPath(at);
     const launch = journal.nextLaunch(path);
+    // This process cannot reserve on the worker's requests: each child runs there under what the
+    // budgets above have left now (children started together each get all of it).
+    const headroom = headroomOf(ledgersAbove(at));
     const handles = await Promise.all(
       inputs.map((input, index) =>
-        escape(() => dbos.startWorkflow(registered, { workflowID: journal.childId(path, launch, name, index), queueName: queue.name })(name, input, true)),
+        escape(() => {
+          const start = dbos.startWorkflow(registered, { workflowID: journal.childId(path, launch, name, index), queueName: queue.name });
+          // Without headroom the input stays as runs started before recorded it.
+          return headroom === undefined ? start(name, input, true) : start(name, input, true, headroom);
+        }),
       ),
     );
     const mirrors = handles.map((handle) => {
-      const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () => follow(mirror, handle.workflowID));
+      const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () =>
+        follow(mirror, handle.workflowID, (amounts) => journal.childrenSpent(at, amounts)),
+      );
       return mirror;
     });
     // Each mirror mounts under the running step; all settle before the first failure is thrown.

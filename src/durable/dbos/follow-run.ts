@@ -1,4 +1,6 @@
+import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
 import type { Workflow } from '../../core/workflow.js';
+import { childFailure } from './child-failure.js';
 import type { DbosLike } from './dbos-like.js';
 import { graftTree } from './graft-tree.js';
 import { RelayIds } from './relay-ids.js';
@@ -10,18 +12,38 @@ const RESULT_POLL_MS = 50;
 /**
  * The body of `mirror`, a workflow in this process standing for the DBOS run `workflowID` that
  * runs elsewhere: hands the run's events to the mirror's observers from the start of its stream,
- * then grafts its tree under the mirror and returns its value. `outside` runs a DBOS call outside
- * any workflow context (reads are not checkpointed).
+ * then grafts its tree under the mirror and returns its value. A child that failed brings its
+ * trail with its error: its tree is grafted too, then its error thrown. `outside` runs a DBOS call
+ * outside any workflow context (reads are not checkpointed). `spent` hears what the grafted run
+ * spent, once, after it was booked on the budgets above the mirror.
  */
-export async function followRun(dbos: DbosLike, outside: <R>(fn: () => Promise<R>) => Promise<R>, mirror: Workflow, workflowID: string): Promise<unknown> {
+export async function followRun(
+  dbos: DbosLike,
+  outside: <R>(fn: () => Promise<R>) => Promise<R>,
+  mirror: Workflow,
+  workflowID: string,
+  spent?: (amounts: BudgetAmounts) => void,
+): Promise<unknown> {
   // The stream ends when the run closes it (its last operation) or ends: only then is its result
   // asked for, at a short interval, instead of polling each run's status all along.
   const ids = new RelayIds(mirror.id);
   const relay = new RelayReader(mirror, ids);
+  const settle = (text: string): void => {
+    const trail = JSON.parse(text) as RunTrail;
+    relay.deliver(trail.rest);
+    const amounts = graftTree(trail.tree, mirror, ids);
+    spent?.(amounts);
+  };
   await outside(() => relay.follow(dbos, workflowID)).catch(() => undefined);
-  const outcome = await outside(() => dbos.retrieveWorkflow<RunOutcome>(workflowID).getResult({ pollingIntervalMs: RESULT_POLL_MS }));
-  const trail = JSON.parse(outcome.trail) as RunTrail;
-  relay.deliver(trail.rest);
-  graftTree(trail.tree, mirror, ids);
+  let outcome: RunOutcome;
+  try {
+    outcome = await outside(() => dbos.retrieveWorkflow<RunOutcome>(workflowID).getResult({ pollingIntervalMs: RESULT_POLL_MS }));
+  } catch (error) {
+    const failed = childFailure(error);
+    if (failed === undefined) throw error;
+    settle(failed.trail);
+    throw failed.cause ?? error;
+  }
+  settle(outcome.trail);
   return outcome.value;
 }

@@ -1,3 +1,5 @@
+import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
+import { amountsOfSubtree, bookBelow } from '../../budgets/earlier-spending.js';
 import { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
@@ -9,8 +11,10 @@ import type { RelayIds } from './relay-ids.js';
  * the launcher's tree (debugger, export, viewer) holds the children's steps and agent calls.
  * The child's own node is the mirror; its logs join the mirror's, its descendants become nodes.
  * Nodes and events take the ids `ids` gave them when they were relayed, so they match what observers saw.
+ * What the child spent there is booked on every budget enclosing the mirror (its process could
+ * not reserve on them) and returned. A child's tree is grafted once, when its run settles.
  */
-export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayIds): void {
+export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayIds): BudgetAmounts {
   ids.root(remote.id);
   for (const log of remote.logs) mirror.treeNode.recordLog(ids.log(log));
   const stack: Array<[SerializedNode, TreeNode]> = remote.children.map((child) => [child, mirror.treeNode]);
@@ -26,4 +30,7 @@ export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayId
     if (source.usage !== undefined) node.setAttr(NODE_USAGE, source.usage);
     for (let i = source.children.length - 1; i >= 0; i -= 1) stack.push([source.children[i] as SerializedNode, node]);
   }
+  const spent = amountsOfSubtree([remote]);
+  bookBelow(mirror.treeNode, spent);
+  return spent;
 }

@@ -38,8 +38,10 @@ export class RelayIds {
       id = nextEventId();
       this.events.set(key, id);
     }
-    const mapped = { ...event, id, nodeId: this.node(event.nodeId), workflowId: this.node(event.workflowId) } as WorkflowEvent & { childId?: string };
+    const mapped = { ...event, id, nodeId: this.node(event.nodeId), workflowId: this.node(event.workflowId) } as WorkflowEvent & { childId?: string; budgetNodeId?: string };
     if (typeof mapped.childId === 'string') mapped.childId = this.node(mapped.childId);
+    // A budget event names the node its budget is on (the child's own: the mirror).
+    if (typeof mapped.budgetNodeId === 'string') mapped.budgetNodeId = this.node(mapped.budgetNodeId);
     return mapped;
   }
 
