@@ -1,5 +1,6 @@
-import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
+import { NO_AMOUNTS, type BudgetAmounts } from '../../budgets/budget-amounts.js';
 import { amountsOfSubtree, bookBelow } from '../../budgets/earlier-spending.js';
+import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
@@ -30,6 +31,8 @@ export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayId
     if (source.usage !== undefined) node.setAttr(NODE_USAGE, source.usage);
     for (let i = source.children.length - 1; i >= 0; i -= 1) stack.push([source.children[i] as SerializedNode, node]);
   }
+  // Without a budget above, nothing is counted (and the tree is not walked again).
+  if (ledgersAbove(mirror.treeNode).length === 0) return NO_AMOUNTS;
   const spent = amountsOfSubtree([remote]);
   bookBelow(mirror.treeNode, spent);
   return spent;
