@@ -1,5 +1,6 @@
 import type { Budget, BudgetDimension, BudgetRaise, BudgetStanding } from '../types/budget.js';
 import type { EventPayload } from '../types/events.js';
+import type { SerializedBudget } from '../types/serialized.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { formatAmount, METERED, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
 import { nodePath, type BudgetNode } from './budget-node.js';
@@ -27,6 +28,8 @@ export class BudgetLedger {
   /** Set while a suspended budget waits for its raise: later refusals wait on the same one. */
   raising: Promise<void> | undefined;
   private expiry: BudgetExceededError | undefined;
+  // The limit of the latest refusal, for the standing views show (a raise of it clears it).
+  private refusedOn: MeteredDimension | undefined;
   private controller: AbortController | undefined;
 
   constructor(
@@ -58,6 +61,7 @@ export class BudgetLedger {
       if (value === undefined) continue;
       this.limits[dimension] = value;
       this.warned?.delete(dimension);
+      if (this.refusedOn === dimension) this.refusedOn = undefined;
     }
   }
 
@@ -97,6 +101,7 @@ export class BudgetLedger {
   /** The error (and `budgetExceeded` event) for a request or tool call refused on `dimension`. */
   refuse(dimension: MeteredDimension, need: BudgetAmounts, what: string): BudgetExceededError {
     const standing = this.standing(dimension, need[dimension]);
+    this.refusedOn = dimension;
     this.emit({ type: 'budgetExceeded', ...standing });
     return new BudgetExceededError(
       `${what} was refused: the ${this.owner} budget (${this.path}) could be passed: ${dimension} limit ${formatAmount(dimension, standing.limit)}, ` +
@@ -149,6 +154,31 @@ export class BudgetLedger {
       reserved: this.reserved[dimension],
       needed,
     };
+  }
+
+  /**
+   * The whole budget as it stands now, JSON-safe: limits as they are now, spent and reserved per
+   * metered limit. A node's export, the tree debugger and the viewer show it.
+   */
+  toJSON(): SerializedBudget {
+    const limits: SerializedBudget['limits'] = {};
+    for (const dimension of METERED) {
+      const limit = this.limits[dimension];
+      if (limit !== undefined) limits[dimension] = limit;
+    }
+    if (this.budget.wallMs !== undefined) limits.wallMs = this.budget.wallMs;
+    const { usd, tokens, modelRequests, toolCalls } = this.reserved;
+    const out: SerializedBudget = {
+      owner: this.owner,
+      limits,
+      spent: { ...this.spent },
+      // Dollars held and released in floating point can leave a residue far below a cent: none is held.
+      reserved: { usd: usd < EPSILON ? 0 : usd, tokens, modelRequests, toolCalls },
+      warnAt: this.warnAt,
+    };
+    const exceeded = this.expiry !== undefined ? 'wallMs' : this.refusedOn;
+    if (exceeded !== undefined) out.exceeded = exceeded;
+    return out;
   }
 
   /** One `budgetWarning` per limit, the first time spent plus held reaches `warnAt` of it. */

@@ -1,10 +1,14 @@
 import type { Budget } from '../types/budget.js';
+import type { SerializedBudget } from '../types/serialized.js';
 import { createNodeKey } from '../util/node-key.js';
 import { BudgetLedger, type BudgetEmit } from './budget-ledger.js';
 import type { BudgetNode } from './budget-node.js';
 
-/** The budgets set on a node (an agent call may carry its agent's and its prompt's). Not exported. */
-const NODE_BUDGETS = createNodeKey<readonly BudgetLedger[]>('budgets');
+/**
+ * The budgets set on a node (an agent call may carry its agent's and its prompt's). The key is
+ * not exported; a node's export carries the budgets' standing under `budgets`.
+ */
+const NODE_BUDGETS = createNodeKey<readonly BudgetLedger[]>('budgets', { exportAs: 'budgets', exportValue: standingsOf });
 
 const NONE: readonly BudgetLedger[] = Object.freeze([]);
 
@@ -28,4 +32,14 @@ export function ledgersAbove(node: BudgetNode | null | undefined): readonly Budg
     if (own !== undefined) (found ??= []).push(...own);
   }
   return found ?? NONE;
+}
+
+/** How the budgets set on `node` stand now; empty when it has none. */
+export function budgetStandings(node: Pick<BudgetNode, 'getAttr'>): SerializedBudget[] {
+  const own = node.getAttr(NODE_BUDGETS);
+  return own === undefined ? [] : standingsOf(own);
+}
+
+function standingsOf(ledgers: readonly BudgetLedger[]): SerializedBudget[] {
+  return ledgers.map((ledger) => ledger.toJSON());
 }

@@ -159,7 +159,7 @@ export class TreeNode implements WorkflowNode {
     const pruned = history?.prunedAttrs;
     if (pruned === null || pruned === undefined) return dropped;
     const out: Record<string, unknown> = dropped;
-    for (const [key, value] of pruned) if (key.exportAs !== undefined) out[key.exportAs] = value;
+    for (const [key, value] of pruned) if (key.exportAs !== undefined) out[key.exportAs] = exported(key, value);
     return dropped;
   }
 
@@ -349,7 +349,12 @@ type AttrMap = Map<NodeKey<unknown>, unknown>;
 
 /** Values of exported keys, under their names. */
 function exportAttrs(attrs: AttrMap, out: SerializedNode): void {
-  for (const [key, value] of attrs) if (key.exportAs !== undefined) (out as unknown as Record<string, unknown>)[key.exportAs] = value;
+  for (const [key, value] of attrs) if (key.exportAs !== undefined) (out as unknown as Record<string, unknown>)[key.exportAs] = exported(key, value);
+}
+
+/** What a key's value is exported as: its `exportValue` of it (a live ledger's snapshot), or the value. */
+function exported(key: NodeKey<unknown>, value: unknown): unknown {
+  return key.exportValue === undefined ? value : key.exportValue(value);
 }
 
 /** `into` with every mergeable value of `from` folded in (created when needed). */

@@ -1,9 +1,11 @@
 import type { WorkflowEvent } from '../types/events.js';
 import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
-import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
+import type { SerializedBudget, SerializedNode, StateSnapshot } from '../types/serialized.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
+
+const NO_BUDGETS: readonly SerializedBudget[] = Object.freeze([]);
 
 /** A node rebuilt from an export: the same read-only view as a live node, frozen in time. */
 export class LoadedNode implements WorkflowNode {
@@ -16,6 +18,8 @@ export class LoadedNode implements WorkflowNode {
   readonly events: readonly WorkflowEvent[];
   readonly stateSnapshot: StateSnapshot | null;
   readonly usage: TokenUsage | null;
+  /** The budgets set on the node, as they stood when the run was exported. */
+  readonly budgets: readonly SerializedBudget[];
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
@@ -35,6 +39,7 @@ export class LoadedNode implements WorkflowNode {
     this.events = source.events;
     this.stateSnapshot = source.stateSnapshot;
     this.usage = source.usage ?? null;
+    this.budgets = Array.isArray(source.budgets) ? source.budgets : NO_BUDGETS;
     if (source.startTime !== undefined) this.startTime = source.startTime;
     if (source.endTime !== undefined) this.endTime = source.endTime;
     if (source.duration !== undefined) this.duration = source.duration;

@@ -4,6 +4,7 @@ import type { TokenUsage } from '../types/usage.js';
 import { inertText } from '../util/inert-text.js';
 import { walkTree } from '../util/tree-walk.js';
 import { addUsage, sameUsage, totalTokens, ZERO_USAGE } from '../util/usage.js';
+import { budgetsOf, budgetStandingText } from './budget-standing.js';
 import { validateTreeStringOptions } from './tree-string-options.schema.js';
 import { checkpointText, failureText, nodeEvents, type NodeEvents } from './node-events.js';
 import { foldSiblings, type SiblingEntry } from './sibling-runs.js';
@@ -95,6 +96,8 @@ export function renderTree(root: WorkflowNode, options: TreeStringOptions = {}):
     whysShown.add(why);
     if (isCall && seen.checkpoint !== undefined) extra.push(checkpointText(seen.checkpoint));
     for (const signOff of seen.signOffs) extra.push(signOff);
+    // How each budget set here stands, then its warnings and refusals.
+    for (const budget of budgetsOf(node)) extra.push(budgetStandingText(budget, node.duration));
     for (const budget of seen.budgets) extra.push(budget);
     if (node.dropped.children > 0) extra.push(`… ${node.dropped.children} earlier finished children pruned by retention`);
     const hidden = cut ? 0 : node.children.length - shown.length;

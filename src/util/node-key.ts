@@ -14,18 +14,22 @@ export interface NodeKey<T> {
   readonly merge: Merge<T> | undefined;
   /** The field the value is exported under in `toJSON()` (and read back by run parsing); not exported when unset. */
   readonly exportAs: string | undefined;
+  /** Makes the exported form of a live value (a snapshot of an object that keeps changing); the value itself when unset. */
+  readonly exportValue: ExportValue<T> | undefined;
 }
 
 // Method syntax, so a key of any value type fits where a key of unknown is expected (a node keeps
 // keys of many types in one map).
 type Merge<T> = { merge(kept: T, pruned: T): T }['merge'];
+type ExportValue<T> = { exportValue(value: T): unknown }['exportValue'];
 
 export interface NodeKeyOptions<T> {
   merge?: (kept: T, pruned: T) => T;
   exportAs?: string;
+  exportValue?: (value: T) => unknown;
 }
 
 /** A new key: values set under it are visible only to holders of this object. */
 export function createNodeKey<T>(name: string, options: NodeKeyOptions<T> = {}): NodeKey<T> {
-  return Object.freeze({ name, merge: options.merge, exportAs: options.exportAs });
+  return Object.freeze({ name, merge: options.merge, exportAs: options.exportAs, exportValue: options.exportValue });
 }
