@@ -2,6 +2,8 @@ import type { EventTable } from '../types/event-table.js';
 import type {
   AgentPromptEndEvent,
   AgentPromptStartEvent,
+  BudgetExceededEvent,
+  BudgetWarningEvent,
   GoalSignOffEvent,
   McpEvent,
   ModelRequestEvent,
@@ -13,6 +15,7 @@ import type { SerializedError } from '../util/serialize-error.js';
 export type PromptPart = Pick<AgentPromptStartEvent, 'agentName' | 'model' | 'promptId' | 'goalAncestry'>;
 export type AnswerPart = Omit<AgentPromptEndEvent, 'id' | 'nodeId' | 'workflowId' | 'timestamp' | 'type'>;
 export type CheckpointPart = Pick<TrajectoryCheckpointEvent, 'revision' | 'assessment' | 'injected' | 'checkpoint'>;
+export type BudgetEventPart = BudgetWarningEvent | BudgetExceededEvent;
 
 /** What a node's events add to its details, gathered in one pass over them (the latest wins where one is kept). */
 export interface DetailParts {
@@ -24,10 +27,11 @@ export interface DetailParts {
   readonly mcpCalls: McpEvent[];
   readonly signOffs: GoalSignOffEvent[];
   readonly requests: ModelRequestEvent[];
+  readonly budgetEvents: BudgetEventPart[];
 }
 
 export function emptyParts(): DetailParts {
-  return { error: null, prompt: null, answer: null, checkpoint: null, tools: [], mcpCalls: [], signOffs: [], requests: [] };
+  return { error: null, prompt: null, answer: null, checkpoint: null, tools: [], mcpCalls: [], signOffs: [], requests: [], budgetEvents: [] };
 }
 
 /**
@@ -88,9 +92,13 @@ export const OWN_EVENTS: EventTable<void, DetailParts> = {
     parts.signOffs.push(event);
   },
   pricingMissing: 'ignore',
-  // Not in the details yet (the page has no budget section); a refusal shows as the node's error.
-  budgetWarning: 'ignore',
-  budgetExceeded: 'ignore',
+  // On the budget's own node: its Budget section lists them under the standing.
+  budgetWarning: (event, parts) => {
+    parts.budgetEvents.push(event);
+  },
+  budgetExceeded: (event, parts) => {
+    parts.budgetEvents.push(event);
+  },
 };
 
 /**
@@ -136,7 +144,7 @@ export const TOOL_CALL_CHILD_EVENTS: EventTable<void, DetailParts> = {
     parts.signOffs.push(event);
   },
   pricingMissing: 'ignore',
-  // Not in the details yet (the page has no budget section); a refusal shows as the node's error.
+  // A budget's events are on the budget's own node, and a tool call has no budget.
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
 };

@@ -1,14 +1,15 @@
+import { budgetsOf } from '../debugger/budget-standing.js';
 import { dispatchEventWith } from '../types/event-table.js';
 import type { GoalSignOffEvent, McpEvent, ToolInvocationEvent, WorkflowEvent } from '../types/events.js';
 import type { GoalAncestry } from '../types/goal-ancestry.js';
 import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
-import type { StateSnapshot } from '../types/serialized.js';
+import type { SerializedBudget, StateSnapshot } from '../types/serialized.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { SerializedError } from '../util/serialize-error.js';
 import { conversationTurns, type ConversationTurn } from './conversation.js';
-import { emptyParts, OWN_EVENTS, TOOL_CALL_CHILD_EVENTS, type AnswerPart, type CheckpointPart, type PromptPart } from './detail-events.js';
+import { emptyParts, OWN_EVENTS, TOOL_CALL_CHILD_EVENTS, type AnswerPart, type BudgetEventPart, type CheckpointPart, type PromptPart } from './detail-events.js';
 
 /** What the page shows for a selected node; read from the tree, which the run's masker already masked. */
 export interface NodeDetails {
@@ -42,6 +43,10 @@ export interface NodeDetails {
   readonly checkpoint: CheckpointPart | null;
   /** Sign-offs on this node and its direct tool-call children. */
   readonly signOffs: readonly GoalSignOffEvent[];
+  /** The budgets set on this node as they stand now: limits, spent and reserved (empty when none). */
+  readonly budgets: readonly SerializedBudget[];
+  /** Their warnings and refusals, in order (a budget's events are on its own node). */
+  readonly budgetEvents: readonly BudgetEventPart[];
 }
 
 export function nodeDetails(node: WorkflowNode): NodeDetails {
@@ -55,7 +60,7 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
     if (child.kind !== 'toolCall') continue;
     for (const event of child.events) dispatchEventWith(TOOL_CALL_CHILD_EVENTS, event, parts, undefined);
   }
-  const { prompt, answer, checkpoint, tools, mcpCalls, signOffs } = parts;
+  const { prompt, answer, checkpoint, tools, mcpCalls, signOffs, budgetEvents } = parts;
   return {
     id: node.id,
     kind: node.kind,
@@ -80,6 +85,8 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
     turns: conversationTurns(parts.requests, tools),
     checkpoint,
     signOffs,
+    budgets: budgetsOf(node),
+    budgetEvents,
   };
 }
 

@@ -4,12 +4,15 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createWorkflow, exportRun, isSuspension } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, exportRun, isSuspension } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
+import { json, ScriptedModel } from 'groundswell/testing';
 import { serveViewer, type Viewer } from 'groundswell/viewer';
 import { runCli } from '../../src/cli/run-cli.js';
+import { Answer } from '../support/agent-helpers.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
 import { deferred } from '../support/deferred.js';
+import { agentModel } from '../support/model-path.js';
 import { GITHUB_TOKEN, releaseRun } from './release-run.js';
 
 // What users of other run viewers look for, in a real browser (headless Debian Chromium).
@@ -162,6 +165,57 @@ describe.skipIf(!chromiumReady.ok)('viewer features in Chromium', () => {
       expect(conversation).toContain('x-access-token:***@github.com');
       expect(conversation).not.toContain(GITHUB_TOKEN);
       expect(await page.locator('#d-requests tr').count()).toBe(requests.length + 1);
+      expect(page.problems).toEqual([]);
+    } finally {
+      await page.close();
+      await viewer.close();
+    }
+  }, 30_000);
+
+  it("shows a budget's limit, spent and reserved as work below it runs, then its warning and refusal", async () => {
+    const started = deferred<void>();
+    const arrived = deferred<void>();
+    const release = deferred<void>();
+    const model = new ScriptedModel(async (_request, index) => {
+      if (index === 0) {
+        arrived.resolve();
+        await release.promise;
+      }
+      return json({ answer: 'ok' });
+    });
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)) });
+    const ask = (user: string) => createPrompt({ user, responseFormat: Answer });
+    const wf = createWorkflow({ name: 'budgeted', budget: { modelRequests: 2 } }, async (ctx) => {
+      await started.promise;
+      await ctx.step('first', () => agent.prompt(ask('one')));
+      await ctx.step('more', async () => [await agent.prompt(ask('two')), await agent.prompt(ask('three'))]);
+    });
+    const viewer = await serveViewer({ batchMs: 20 });
+    viewer.attach(wf);
+    const page = await open(viewer.url);
+    const cells = () => page.locator('#d-budget tr[data-dimension="modelRequests"] td').allTextContents();
+    try {
+      await row(page, 'budgeted').click();
+      const running = wf.run().catch(() => undefined);
+      // Limit, spent, reserved, of, used.
+      await expect.poll(cells).toEqual(['modelRequests', '0', '0', '2', '0%']);
+      expect(await page.locator('#d-budget .title').textContent()).toBe('budget (workflow "budgeted")');
+      await page.click('#d-events summary');
+      started.resolve();
+      await arrived.promise;
+      // A hold emits no event: the page reads a selected budget again each second of a live run.
+      await expect.poll(cells, { timeout: 5_000 }).toEqual(['modelRequests', '0', '1', '2', '50%']);
+      // Read again, the same node keeps its events list open.
+      expect(await page.locator('#d-events details').getAttribute('open')).toBe('');
+      release.resolve();
+      await running;
+      await expect.poll(cells).toEqual(['modelRequests', '2', '0', '2', '100%']);
+      const events = await page.locator('#d-budget-events li').allTextContents();
+      expect(events.map((text) => text.replace(/ · \d{4}-.*$/, ''))).toEqual([
+        '\u26A0 warning at 80%: modelRequests 1 spent + 1 reserved of 2, needed 1',
+        '\u2717 exceeded: modelRequests 2 spent + 0 reserved of 2, needed 1',
+      ]);
+      expect(await page.locator('#d-budget .card .bad').textContent()).toBe('refused work at its modelRequests limit');
       expect(page.problems).toEqual([]);
     } finally {
       await page.close();

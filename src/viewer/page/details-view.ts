@@ -1,6 +1,6 @@
 import type { NodeDetails } from '../node-details.js';
 import { add, el } from './dom.js';
-import { durationOf, fmtCost, fmtMs, pretty, time, usageText } from './format.js';
+import { durationOf, fmtAmount, fmtCost, fmtMs, pretty, time, usageText } from './format.js';
 import { nodes, type PageNode } from './tree-model.js';
 
 /** Selects a node in the tree (and scrolls to it when asked). */
@@ -64,6 +64,55 @@ function errorSection(error: NonNullable<NodeDetails['error']>): HTMLElement {
     at = part;
   }
   return add(es, box);
+}
+
+const METERED = ['usd', 'tokens', 'modelRequests', 'toolCalls'] as const;
+
+// Each budget set on the node: a row per limit with what is spent and what work in flight holds,
+// then the budgets' warnings and refusals.
+function budgetSection(d: NodeDetails, elapsed: number | undefined): HTMLElement {
+  const bs = section('Budget', 'd-budget');
+  for (const b of d.budgets) {
+    const card = el('div', 'card budget');
+    const table = el('table', 'amounts');
+    const headRow = el('tr');
+    for (const h of ['limit', 'spent', 'reserved', 'of', 'used']) add(headRow, el('th', '', h));
+    add(table, headRow);
+    for (const dimension of METERED) {
+      const limit = b.limits[dimension];
+      if (limit === undefined) continue;
+      const spent = b.spent[dimension];
+      const reserved = b.reserved[dimension];
+      const share = limit > 0 ? Math.round(((spent + reserved) / limit) * 100) + '%' : '';
+      const tr = el('tr', spent + reserved >= b.warnAt * limit ? 'near' : '');
+      tr.dataset.dimension = dimension;
+      for (const v of [dimension, fmtAmount(dimension, spent), fmtAmount(dimension, reserved), fmtAmount(dimension, limit), share]) add(tr, el('td', '', v));
+      add(table, tr);
+    }
+    const wallMs = b.limits.wallMs;
+    if (wallMs !== undefined) {
+      const tr = el('tr');
+      tr.dataset.dimension = 'wallMs';
+      const share = elapsed !== undefined && wallMs > 0 ? Math.round((elapsed / wallMs) * 100) + '%' : '';
+      for (const v of ['wallMs', elapsed !== undefined ? fmtAmount('wallMs', elapsed) : '', '', fmtAmount('wallMs', wallMs), share]) add(tr, el('td', '', v));
+      add(table, tr);
+    }
+    const note = b.exceeded === undefined ? null : el('div', 'bad', b.exceeded === 'wallMs' ? 'time ran out' : 'refused work at its ' + b.exceeded + ' limit');
+    add(card, el('div', 'title', 'budget (' + b.owner + ')'), table, note, el('div', 'muted', 'warns at ' + Math.round(b.warnAt * 100) + '%'));
+    add(bs, card);
+  }
+  if (d.budgetEvents.length) {
+    const list = el('ul');
+    list.id = 'd-budget-events';
+    for (const e of d.budgetEvents) {
+      const amount = (v: number): string => fmtAmount(e.dimension, v);
+      const head = e.type === 'budgetWarning' ? '\u26A0 warning at ' + Math.round(e.warnAt * 100) + '%: ' : '\u2717 exceeded: ';
+      const text = head + e.dimension + ' ' + amount(e.spent) + ' spent + ' + amount(e.reserved) + ' reserved of ' + amount(e.limit) + (e.needed > 0 ? ', needed ' + amount(e.needed) : '');
+      add(list, el('li', e.type === 'budgetWarning' ? 'warn' : 'bad', text + ' \u00B7 ' + time(e.timestamp)));
+    }
+    add(bs, el('div', 'muted', 'warnings and refusals'), list);
+  }
+  return bs;
 }
 
 function promptSection(d: NodeDetails): HTMLElement {
@@ -227,6 +276,8 @@ function toolsSection(d: NodeDetails): HTMLElement {
 /** The details pane for one node, each part only when the node has it. */
 export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: SelectNode): void {
   const out: HTMLElement[] = [];
+  // The same node read again (a live budget is, each second) keeps its events list open or shut.
+  const eventsOpen = detailsEl.dataset.id === d.id && detailsEl.querySelector('#d-events details')?.hasAttribute('open') === true;
   detailsEl.dataset.id = d.id;
   const crumbs = el('div', 'crumbs');
   for (const p of d.path) {
@@ -253,6 +304,7 @@ export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: Sele
     ]),
   );
   if (d.error) out.push(errorSection(d.error));
+  if (d.budgets.length || d.budgetEvents.length) out.push(budgetSection(d, typeof d.duration === 'number' ? d.duration : row ? durationOf(row.row) : undefined));
   if (d.why) {
     const why = section('Why', 'd-why-section');
     const line = el('div', 'why', 'why ' + d.why);
@@ -277,6 +329,7 @@ export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: Sele
   }
   out.push(ls);
   const ev = el('details');
+  ev.open = eventsOpen;
   add(ev, el('summary', '', 'Events (' + d.events.length + (d.dropped.events ? ', ' + d.dropped.events + ' dropped' : '') + ')'));
   for (const e of d.events) add(ev, el('pre', '', e.type + '  ' + time(e.timestamp) + '\n' + pretty(e)));
   out.push(add(section('Events', 'd-events'), ev));

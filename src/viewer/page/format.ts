@@ -1,3 +1,4 @@
+import type { BudgetDimension } from '../../types/budget.js';
 import type { TokenUsage } from '../../types/usage.js';
 import type { NodeRow } from '../node-row.js';
 
@@ -32,6 +33,13 @@ export function usageText(u: TokenUsage | null | undefined): string {
   if (u.cacheCreationInputTokens) s += ', ' + u.cacheCreationInputTokens.toLocaleString('en-US') + ' cache write';
   if (typeof u.costUsd === 'number') s += ' \u00B7 $' + u.costUsd.toFixed(4);
   return s;
+}
+
+/** A budget amount as the tree debugger writes it: `$0.1234`, `120 ms`, or the count. */
+export function fmtAmount(dimension: BudgetDimension, value: number): string {
+  if (dimension === 'usd') return '$' + value.toFixed(4);
+  if (dimension === 'wallMs') return Math.round(value) + ' ms';
+  return String(value);
 }
 
 /** A running node's duration grows with the clock; a finished one's is what the tree says. */

@@ -42,6 +42,8 @@ let rootId: string | null = null;
 let wait: ViewerWait | null = null;
 let mode: ViewerMode = 'empty';
 let selected: string | null = null;
+/** The shown details have a budget: work below the node changes its standing, holds without an event. */
+let selectedHasBudget = false;
 let detailsSeq = 0;
 let connected = false;
 /** The rows a user can see, in order, and each one's depth. */
@@ -204,6 +206,7 @@ function showWait(): void {
 
 // ---- selection and details (fetched on demand, never all at once) ----
 function select(id: string, scroll: boolean): void {
+  if (id !== selected) selectedHasBudget = false;
   selected = id;
   // The URL names the selected node, so a link opens the page on it.
   if (location.hash !== '#node=' + encodeURIComponent(id)) history.replaceState(null, '', '#node=' + encodeURIComponent(id));
@@ -227,6 +230,7 @@ function loadDetails(): void {
     .then((res) => (res.ok ? (res.json() as Promise<NodeDetails>) : null))
     .then((d) => {
       if (seq !== detailsSeq) return;
+      selectedHasBudget = d !== null && d.budgets.length > 0;
       if (d) showDetails(detailsEl, d, select);
       else if (!detailsEl.dataset.id || detailsEl.dataset.id !== id) showMissing(detailsEl, id);
     })
@@ -296,9 +300,13 @@ byId('collapse-all').addEventListener('click', () => {
   });
   rebuild();
 });
-// Running nodes' durations tick.
+// Running nodes' durations tick. A selected budget is read again too: what requests in flight
+// reserve changes its standing without an event.
 setInterval(() => {
-  if (mode === 'live') render();
+  if (mode !== 'live') return;
+  render();
+  const root = rootId !== null ? nodes.get(rootId) : undefined;
+  if (selectedHasBudget && root && !FINISHED.has(root.row.status)) loadDetails();
 }, 1000);
 
 // A link to a node (#node=<id>): select it and open its ancestors.
