@@ -151,7 +151,7 @@ export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';
 export type { WorkflowNode } from './types/node.js';
 export type { Unsubscribe, WorkflowObserver } from './types/observer.js';
-export type { RunExport, SerializedNode, StateSnapshot } from './types/serialized.js';
+export type { RunExport, SerializedBudget, SerializedNode, StateSnapshot } from './types/serialized.js';
 export type { NodeKind, WorkflowStatus } from './types/status.js';
 export type { Clock } from './util/clock.js';
 export { systemClock } from './util/clock.js';

@@ -4,6 +4,7 @@ import type { EventTable } from '../types/event-table.js';
 import type { WorkflowNode } from '../types/node.js';
 import { isFinished, type WorkflowStatus } from '../types/status.js';
 import type { SerializedError } from '../util/serialize-error.js';
+import { budgetStandingAttributes } from './budget-attributes.js';
 import { capped, cappedStack } from './capped-text.js';
 import { finishReasons, outputMessages, providerAttributes, usageAttributes } from './gen-ai-attributes.js';
 import type { OtelApi } from './load-otel-api.js';
@@ -115,6 +116,8 @@ function finish(w: SpanWriter, node: WorkflowNode, status: WorkflowStatus, time:
   const open = w.spans.ensure(node, undefined, time);
   if (open === undefined) return undefined;
   if (attributes !== undefined) open.span.setAttributes(attributes);
+  const budgets = budgetStandingAttributes(node);
+  if (budgets !== undefined) open.span.setAttributes(budgets);
   setStatus(w.api, open, status);
   // The node's own end when it has one (an agent call finishes its node, then reports).
   w.spans.end(open, isFinished(node.status) ? (node.endTime ?? time) : time);

@@ -30,4 +30,31 @@ describe('budget events in a trace', () => {
     });
     expect(budget[0]?.attributes).toMatchObject({ 'groundswell.budget.warn_at': 1, 'groundswell.budget.reserved': 1 });
   });
+
+  it("carry each budget's limit, spent and reserved as attributes of its node's span when it ends", async () => {
+    const tracing = memoryTracing();
+    const model = new ScriptedModel(() => json({ answer: 'one' }, { usage: { input_tokens: 5, output_tokens: 7 } }));
+    const agent = createAgent({ name: 'worker', ...(await agentModel(model)) });
+    const workflow = createWorkflow({ name: 'traced', budget: { tokens: 1_000_000, wallMs: 60_000 } }, (ctx) =>
+      ctx.step('capped', async () => agent.prompt(createPrompt({ user: 'one', responseFormat: Answer })), { budget: { modelRequests: 3 } }),
+    );
+    workflow.addObserver(await otelObserver({ tracerProvider: tracing.provider }));
+    await workflow.run();
+    const spans = tracing.spans();
+    const step = spans.find((span) => span.attributes['groundswell.budget.step.modelRequests.limit'] !== undefined);
+    expect(step?.attributes).toMatchObject({
+      'groundswell.budget.step.modelRequests.limit': 3,
+      'groundswell.budget.step.modelRequests.spent': 1,
+      'groundswell.budget.step.modelRequests.reserved': 0,
+    });
+    const root = spans.find((span) => span.attributes['groundswell.budget.workflow.tokens.limit'] !== undefined);
+    expect(root?.attributes).toMatchObject({
+      'groundswell.budget.workflow.tokens.limit': 1_000_000,
+      'groundswell.budget.workflow.tokens.spent': 12,
+      'groundswell.budget.workflow.tokens.reserved': 0,
+      'groundswell.budget.workflow.wallMs.limit': 60_000,
+    });
+    // Nodes without a budget carry none.
+    expect(spans.filter((span) => Object.keys(span.attributes).some((key) => key.startsWith('groundswell.budget.')))).toHaveLength(2);
+  });
 });
