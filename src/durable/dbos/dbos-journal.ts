@@ -1,5 +1,5 @@
-import { METERED, type BudgetAmounts, type MeteredDimension } from '../../budgets/budget-amounts.js';
-import { bookBelow } from '../../budgets/earlier-spending.js';
+import { METERED } from '../../budgets/budget-amounts.js';
+import { amountsOfSubtree, amountsOfUsage, bookBelow } from '../../budgets/earlier-spending.js';
 import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { CallJournal } from '../../agent/call-journal.js';
@@ -21,9 +21,6 @@ import { readStepRecord, stepRecord } from './step-record.js';
 export class DbosJournal implements RunJournal, CallJournal {
   // How many children() calls each mount point made: part of the children's deterministic ids.
   private readonly launches = new Map<string, number>();
-  // What DBOS children spent below each DBOS step running now: recorded with the step, so a
-  // process that replays it (a recovered run) books what it does not run again.
-  private readonly childSpending = new Map<TreeNode, Record<MeteredDimension, number>>();
 
   constructor(
     private readonly dbos: DbosLike,
@@ -53,24 +50,14 @@ export class DbosJournal implements RunJournal, CallJournal {
     const recorded = await this.dbos.runStep<unknown>(
       () => {
         ran = true;
-        return this.relayed(() => this.countingChildren(node, body));
+        return this.relayed(() => withSpending(node, body));
       },
       { name: `step:${node.name}` },
     );
     const { value, spent } = readStepRecord(recorded);
-    // Replayed: its children's trees are not grafted here, so what they spent is booked instead.
+    // Replayed: neither its own calls nor its children run here, so what they spent is booked instead.
     if (!ran && spent !== undefined) bookBelow(node, spent);
     return value as R;
-  }
-
-  /** DBOS children launched at `at` spent `amounts` (booked already): counted with the DBOS step they ran in. */
-  childrenSpent(at: TreeNode, amounts: BudgetAmounts): void {
-    for (let node: TreeNode | null = at; node !== null; node = node.parent) {
-      const spent = this.childSpending.get(node);
-      if (spent === undefined) continue;
-      for (const dimension of METERED) spent[dimension] += amounts[dimension];
-      return;
-    }
   }
 
   replayCall(): PromptOutcome<never> | undefined {
@@ -90,7 +77,14 @@ export class DbosJournal implements RunJournal, CallJournal {
         }),
       { name: `agent:${call.agentName}` },
     );
-    return live ?? replayCall(call, recorded);
+    if (live !== undefined) return live;
+    const replayed = replayCall(call, recorded);
+    // Answered from the record: what it cost when it ran still counts against the budgets above it.
+    if (call.budgets.length > 0) {
+      const used = amountsOfUsage(recorded.usage, recorded.requests ?? 1, replayed.toolCalls.length);
+      for (const ledger of call.budgets) ledger.book(used);
+    }
+    return replayed;
   }
 
   /** A deterministic id for the `index`th child of a children() call under `mount`. */
@@ -105,22 +99,20 @@ export class DbosJournal implements RunJournal, CallJournal {
     return n;
   }
 
-  /** Runs a DBOS step's body; its output is recorded with what its children spent, when a budget encloses it. */
-  private async countingChildren<R>(node: TreeNode, body: () => Promise<R>): Promise<unknown> {
-    const spent = { usd: 0, tokens: 0, modelRequests: 0, toolCalls: 0 };
-    this.childSpending.set(node, spent);
-    let value: R;
-    try {
-      value = await body();
-    } finally {
-      this.childSpending.delete(node);
-    }
-    const any = METERED.some((dimension) => spent[dimension] > 0);
-    return any && ledgersAbove(node).length > 0 ? stepRecord(value, spent) : value;
-  }
-
   // The run's events so far reach its followers while the step runs and before DBOS records it.
   private relayed<R>(body: () => Promise<R>): Promise<R> {
     return this.relay === undefined ? body() : this.relay.during(body);
   }
+}
+
+/**
+ * Runs a DBOS step's body. Under a budget, its output is recorded with what the work below the
+ * step spent (its agent and tool calls, and the trees of DBOS children grafted under it), so a
+ * process that replays the step books it. Other steps record their value alone.
+ */
+async function withSpending<R>(node: TreeNode, body: () => Promise<R>): Promise<unknown> {
+  const value = await body();
+  if (ledgersAbove(node).length === 0) return value;
+  const spent = amountsOfSubtree(node.children.map((child) => child.toJSON()));
+  return METERED.some((dimension) => spent[dimension] > 0) ? stepRecord(value, spent) : value;
 }

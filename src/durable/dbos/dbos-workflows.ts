@@ -1,6 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
 import { headroomFrom, headroomOf } from '../../budgets/headroom.js';
 import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { UsageError } from '../../errors/groundswell-error.js';
@@ -101,8 +100,7 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     { name: options.name ?? 'groundswell' },
   );
 
-  const follow = (mirror: Workflow, workflowID: string, spent?: (amounts: BudgetAmounts) => void): Promise<unknown> =>
-    followRun(dbos, escape, mirror, workflowID, spent);
+  const follow = (mirror: Workflow, workflowID: string): Promise<unknown> => followRun(dbos, escape, mirror, workflowID);
 
   async function launchChildren(queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]): Promise<unknown[]> {
     const name = registeredName(factories, workflow);
@@ -125,7 +123,7 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     );
     const mirrors = handles.map((handle) => {
       const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () =>
-        follow(mirror, handle.workflowID, (amounts) => journal.childrenSpent(at, amounts)),
+        follow(mirror, handle.workflowID),
       );
       return mirror;
     });

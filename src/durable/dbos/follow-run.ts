@@ -1,4 +1,3 @@
-import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
 import type { Workflow } from '../../core/workflow.js';
 import { childFailure } from './child-failure.js';
 import type { DbosLike } from './dbos-like.js';
@@ -14,15 +13,13 @@ const RESULT_POLL_MS = 50;
  * runs elsewhere: hands the run's events to the mirror's observers from the start of its stream,
  * then grafts its tree under the mirror and returns its value. A child that failed brings its
  * trail with its error: its tree is grafted too, then its error thrown. `outside` runs a DBOS call
- * outside any workflow context (reads are not checkpointed). `spent` hears what the grafted run
- * spent, once, after it was booked on the budgets above the mirror.
+ * outside any workflow context (reads are not checkpointed).
  */
 export async function followRun(
   dbos: DbosLike,
   outside: <R>(fn: () => Promise<R>) => Promise<R>,
   mirror: Workflow,
   workflowID: string,
-  spent?: (amounts: BudgetAmounts) => void,
 ): Promise<unknown> {
   // The stream ends when the run closes it (its last operation) or ends: only then is its result
   // asked for, at a short interval, instead of polling each run's status all along.
@@ -31,8 +28,7 @@ export async function followRun(
   const settle = (text: string): void => {
     const trail = JSON.parse(text) as RunTrail;
     relay.deliver(trail.rest);
-    const amounts = graftTree(trail.tree, mirror, ids);
-    spent?.(amounts);
+    graftTree(trail.tree, mirror, ids);
   };
   await outside(() => relay.follow(dbos, workflowID)).catch(() => undefined);
   let outcome: RunOutcome;

@@ -1,4 +1,3 @@
-import { NO_AMOUNTS, type BudgetAmounts } from '../../budgets/budget-amounts.js';
 import { amountsOfSubtree, bookBelow } from '../../budgets/earlier-spending.js';
 import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { TreeNode } from '../../core/tree-node.js';
@@ -13,9 +12,9 @@ import type { RelayIds } from './relay-ids.js';
  * The child's own node is the mirror; its logs join the mirror's, its descendants become nodes.
  * Nodes and events take the ids `ids` gave them when they were relayed, so they match what observers saw.
  * What the child spent there is booked on every budget enclosing the mirror (its process could
- * not reserve on them) and returned. A child's tree is grafted once, when its run settles.
+ * not reserve on them). A child's tree is grafted once, when its run settles.
  */
-export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayIds): BudgetAmounts {
+export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayIds): void {
   ids.root(remote.id);
   for (const log of remote.logs) mirror.treeNode.recordLog(ids.log(log));
   const stack: Array<[SerializedNode, TreeNode]> = remote.children.map((child) => [child, mirror.treeNode]);
@@ -32,8 +31,5 @@ export function graftTree(remote: SerializedNode, mirror: Workflow, ids: RelayId
     for (let i = source.children.length - 1; i >= 0; i -= 1) stack.push([source.children[i] as SerializedNode, node]);
   }
   // Without a budget above, nothing is counted (and the tree is not walked again).
-  if (ledgersAbove(mirror.treeNode).length === 0) return NO_AMOUNTS;
-  const spent = amountsOfSubtree([remote]);
-  bookBelow(mirror.treeNode, spent);
-  return spent;
+  if (ledgersAbove(mirror.treeNode).length > 0) bookBelow(mirror.treeNode, amountsOfSubtree([remote]));
 }

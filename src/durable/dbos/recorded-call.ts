@@ -9,6 +9,8 @@ export interface RecordedCall {
   readonly usage: TokenUsage;
   readonly model: string;
   readonly toolCalls: readonly StoredToolCall[];
+  /** Model requests the call made (a replay books them on its budgets); absent in older records. */
+  readonly requests?: number;
 }
 
 /** What DBOS records of `outcome`; tool outputs are masked with the call's secrets (DBOS keeps them in its database). */
@@ -18,6 +20,7 @@ export function recordCall<T>(call: PromptCall<T>, outcome: PromptOutcome<T>): R
     usage: outcome.usage,
     model: outcome.model,
     toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
+    requests: call.meter.turns,
   };
 }
 

@@ -109,7 +109,7 @@ describe('groundswell/dbos budgets (in-process DBOS stand-in)', { timeout: STALL
     const first = answering();
     expect(await build(live, first.agent).run('Root', undefined as never, { workflowID: 'live' })).toEqual({ leaves: 2, asked: 1, refused: 3 });
     const output = live.outputs.get('step:fan out');
-    expect(output).toMatchObject({ 'groundswell.childrenSpent': { modelRequests: 2 } });
+    expect(output).toMatchObject({ 'groundswell.spent': { modelRequests: 2 } });
 
     // Recovered: the step is answered from the record and runs no child, yet its children count.
     const recovered = fakeDbos();
@@ -117,6 +117,45 @@ describe('groundswell/dbos budgets (in-process DBOS stand-in)', { timeout: STALL
     const second = answering();
     expect(await build(recovered, second.agent).run('Root', undefined as never, { workflowID: 'recovered' })).toEqual({ leaves: 2, asked: 1, refused: 3 });
     expect(recovered.started.size).toBe(1);
+    expect(second.model.requests).toHaveLength(1);
+  });
+
+  it("a recovered run books what a replayed step's own calls and a replayed top-level call spent, and asks nothing again", async () => {
+    // The stand-in keys recorded steps by name: calls after the recorded one use an agent of their own.
+    const build = (dbos: ReturnType<typeof fakeDbos>, agent: ReturnType<typeof createAgent>, model: ScriptedModel) => {
+      const later = createAgent({ name: 'later', client: model.client({ maxRetries: 0 }) });
+      return dbosWorkflows(
+        dbos,
+        {
+          Root: () =>
+            createWorkflow({ name: 'Root', budget: { modelRequests: 4 } }, async (ctx) => {
+              const inStep = await ctx.step('two calls', async () => {
+                await agent.prompt(createPrompt({ user: 'a', responseFormat: Answer }));
+                return (await agent.prompt(createPrompt({ user: 'b', responseFormat: Answer }))).n;
+              });
+              const top = await agent.prompt(createPrompt({ user: 'c', responseFormat: Answer }));
+              const fits = await later.prompt(createPrompt({ user: 'd', responseFormat: Answer })).catch((error: unknown) => budgetError(error));
+              const refused = await later.prompt(createPrompt({ user: 'e', responseFormat: Answer })).catch((error: unknown) => budgetError(error));
+              return { inStep, top: top.n, fits: fits instanceof BudgetExceededError ? 'refused' : 'answered', refused: refused instanceof BudgetExceededError ? refused.spent : 'answered' };
+            }),
+        },
+        { name: 'budgets-test-4' },
+      );
+    };
+    const live = fakeDbos();
+    const first = answering();
+    const expected = { inStep: 1, top: 1, fits: 'answered', refused: 4 };
+    expect(await build(live, first.agent, first.model).run('Root', undefined as never, { workflowID: 'live' })).toEqual(expected);
+    expect(first.model.requests).toHaveLength(4);
+    expect(live.outputs.get('step:two calls')).toMatchObject({ 'groundswell.spent': { modelRequests: 2 } });
+
+    // Recovered with the step and the first top-level call recorded: both are answered from the
+    // record, and what they spent still counts, so only one more request fits.
+    const recovered = fakeDbos();
+    recovered.recorded.set('step:two calls', live.outputs.get('step:two calls'));
+    recovered.recorded.set('agent:asker', live.outputs.get('agent:asker'));
+    const second = answering();
+    expect(await build(recovered, second.agent, second.model).run('Root', undefined as never, { workflowID: 'recovered' })).toEqual(expected);
     expect(second.model.requests).toHaveLength(1);
   });
 });
