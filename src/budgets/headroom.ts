@@ -1,5 +1,5 @@
 import type { BudgetRaise } from '../types/budget.js';
-import { METERED, type MeteredDimension } from './budget-amounts.js';
+import { METERED, NO_AMOUNTS, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
 import type { BudgetLedger } from './budget-ledger.js';
 
 /** What budgets leave for more work, per metered limit; only the limits some budget sets. */
@@ -53,4 +53,23 @@ export function lowerTo(ledger: BudgetLedger, headroom: Headroom): void {
     if (limit === undefined || amount < limit) lowered[dimension] = amount;
   }
   ledger.raise(lowered);
+}
+
+/**
+ * One of `parts` even shares of `headroom`: dollars divided, counts divided and rounded down, so
+ * the shares together never pass it.
+ */
+export function shareOf(headroom: Headroom, parts: number): Headroom {
+  const share: Headroom = {};
+  for (const dimension of METERED) {
+    const amount = headroom[dimension];
+    if (amount === undefined) continue;
+    share[dimension] = dimension === 'usd' ? amount / parts : Math.floor(amount / parts);
+  }
+  return share;
+}
+
+/** `headroom` as amounts to reserve (limits it does not name need nothing). */
+export function amountsOf(headroom: Headroom): BudgetAmounts {
+  return { ...NO_AMOUNTS, ...headroom };
 }

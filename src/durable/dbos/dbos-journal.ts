@@ -27,7 +27,12 @@ export class DbosJournal implements RunJournal, CallJournal {
     readonly workflowID: string,
     private readonly relay: RelayWriter | undefined,
     /** Starts children on a queue for this run (the registry that runs it knows the workflows). */
-    readonly launchChildren: (queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]) => Promise<unknown[]>,
+    readonly launchChildren: (
+      queue: DbosQueueLike,
+      workflow: string | ((input: never) => unknown),
+      inputs: readonly unknown[],
+      share: 'split' | 'whole',
+    ) => Promise<unknown[]>,
   ) {}
 
   workflowStarted(): void {}

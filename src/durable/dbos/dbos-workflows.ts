@@ -1,6 +1,9 @@
 import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { headroomFrom, headroomOf } from '../../budgets/headroom.js';
+import { NO_AMOUNTS, type BudgetAmounts } from '../../budgets/budget-amounts.js';
+import type { BudgetLedger } from '../../budgets/budget-ledger.js';
+import { amountsOf, headroomFrom, headroomOf, shareOf, type Headroom } from '../../budgets/headroom.js';
+import { reserve, type Reservation } from '../../budgets/reservation.js';
 import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { setCallJournalLookup, type CallJournal } from '../../agent/call-journal.js';
@@ -102,16 +105,27 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
 
   const follow = (mirror: Workflow, workflowID: string): Promise<unknown> => followRun(dbos, escape, mirror, workflowID);
 
-  async function launchChildren(queue: DbosQueueLike, workflow: string | ((input: never) => unknown), inputs: readonly unknown[]): Promise<unknown[]> {
+  async function launchChildren(
+    queue: DbosQueueLike,
+    workflow: string | ((input: never) => unknown),
+    inputs: readonly unknown[],
+    share: 'split' | 'whole',
+  ): Promise<unknown[]> {
     const name = registeredName(factories, workflow);
     const scope = currentScope() as Scope;
     const journal = journalOf(scope.workflow) as DbosJournal;
     const at = scope.node as TreeNode;
     const path = mountPath(at);
     const launch = journal.nextLaunch(path);
-    // This process cannot reserve on the worker's requests: each child runs there under what the
-    // budgets above have left now (children started together each get all of it).
-    const headroom = headroomOf(ledgersAbove(at));
+    // This process cannot reserve on the worker's requests: each child runs there under a budget
+    // of what the budgets above have left now, an even share of it held here until the child ends
+    // ('split'), or all of it ('whole').
+    const ledgers = ledgersAbove(at);
+    const left = headroomOf(ledgers);
+    const headroom = left === undefined || share === 'whole' ? left : shareOf(left, Math.max(1, inputs.length));
+    const holds = left === undefined || share === 'whole' ? undefined : holdShares(ledgers, amountsOf(headroom as Headroom), inputs.length, name);
+    const release = (): void => holds?.forEach((hold) => hold.settle(NO_AMOUNTS));
+    // When starting fails the launch fails: the shares go back.
     const handles = await Promise.all(
       inputs.map((input, index) =>
         escape(() => {
@@ -120,10 +134,15 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
           return headroom === undefined ? start(name, input, true) : start(name, input, true, headroom);
         }),
       ),
-    );
-    const mirrors = handles.map((handle) => {
+    ).catch((error: unknown) => {
+      release();
+      throw error;
+    });
+    const mirrors = handles.map((handle, index) => {
+      // Its share is released when it ends: what it spent was booked when its tree was grafted.
+      const hold = holds?.[index];
       const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () =>
-        follow(mirror, handle.workflowID),
+        hold === undefined ? follow(mirror, handle.workflowID) : follow(mirror, handle.workflowID).finally(() => hold.settle(NO_AMOUNTS)),
       );
       return mirror;
     });
@@ -192,4 +211,16 @@ function mountPath(node: TreeNode): string {
 function dbosCallJournal(workflow: Workflow): CallJournal | undefined {
   const journal = journalOf(workflow);
   return journal instanceof DbosJournal ? journal : undefined;
+}
+
+/** One hold of `share` per child on `ledgers`, all or none (a refusal releases those taken). */
+function holdShares(ledgers: readonly BudgetLedger[], share: BudgetAmounts, children: number, name: string): Reservation[] {
+  const holds: Reservation[] = [];
+  try {
+    for (let i = 0; i < children; i += 1) holds.push(reserve(ledgers, share, `DBOS child "${name}"`));
+  } catch (error) {
+    for (const hold of holds) hold.settle(NO_AMOUNTS);
+    throw error;
+  }
+  return holds;
 }

@@ -4,6 +4,7 @@
 // peer), so this entry never loads the SDK.
 export { dbosWorkflows } from './dbos-workflows.js';
 export { dbosChildren } from './dbos-children.js';
+export type { DbosChildrenOptions } from './dbos-children-options.js';
 export { dbosLauncher, dbosWorker } from './dbos-process.js';
 export type { DbosProcessLike, DbosProcessOptions, DbosQueue } from './dbos-process.js';
 export type { DbosRunOptions, DbosWorkflows, DbosWorkflowsOptions, DbosFactoryInput, DbosFactoryResult, DbosWorkflowFactory } from './dbos-workflows.js';

@@ -158,4 +158,65 @@ describe('groundswell/dbos budgets (in-process DBOS stand-in)', { timeout: STALL
     expect(await build(recovered, second.agent, second.model).run('Root', undefined as never, { workflowID: 'recovered' })).toEqual(expected);
     expect(second.model.requests).toHaveLength(1);
   });
+
+  it("children started together split what is left and never pass it together; with budgetShare 'whole' each gets all of it", async () => {
+    const run = async (budgetShare: 'split' | 'whole' | undefined) => {
+      const dbos = fakeDbos();
+      const { agent, model } = answering();
+      const Worker = () =>
+        createWorkflow({ name: 'Worker' }, (ctx) =>
+          ctx.step('three calls', async () => {
+            let answered = 0;
+            for (let i = 0; i < 3; i += 1) {
+              const ok = await agent.prompt(createPrompt({ user: `call ${i}`, responseFormat: Answer })).then(
+                () => true,
+                (error: unknown) => (budgetError(error) === undefined ? Promise.reject(error) : false),
+              );
+              if (ok) answered += 1;
+            }
+            return answered;
+          }),
+        );
+      let root: Workflow<unknown> | undefined;
+      const flows = dbosWorkflows(
+        dbos,
+        {
+          Worker,
+          Root: () =>
+            createWorkflow({ name: 'Root', budget: { modelRequests: 7 } }, (ctx) =>
+              ctx.step('fan out', () => dbosChildren(QUEUE, Worker, [undefined as never, undefined as never, undefined as never], budgetShare === undefined ? undefined : { budgetShare })),
+            ),
+        },
+        { name: `budgets-test-5-${String(budgetShare)}`, onWorkflow: (workflow, info) => void (info.name === 'Root' && (root = workflow)) },
+      );
+      const answered = (await flows.run('Root', undefined as never)) as number[];
+      const standing = (root as Workflow<unknown>).node.toJSON().budgets?.[0];
+      const children = [...dbos.started].filter(([id]) => id.includes('/Worker#'));
+      return { answered, requests: model.requests.length, started: children.map(([, args]) => args[3]), standing };
+    };
+    // Seven requests left, three children: two each (counts round down), held until each ends.
+    const split = await run(undefined);
+    expect(split.started).toEqual([{ modelRequests: 2 }, { modelRequests: 2 }, { modelRequests: 2 }]);
+    expect(split.answered).toEqual([2, 2, 2]);
+    expect(split.requests).toBe(6);
+    expect(split.standing).toMatchObject({ spent: { modelRequests: 6 }, reserved: { modelRequests: 0 } });
+    expect(await run('split')).toMatchObject({ requests: 6 });
+    // All of it each: nobody is refused, and together they pass the limit.
+    const whole = await run('whole');
+    expect(whole.started).toEqual([{ modelRequests: 7 }, { modelRequests: 7 }, { modelRequests: 7 }]);
+    expect(whole.requests).toBe(9);
+    expect(whole.standing).toMatchObject({ spent: { modelRequests: 9 } });
+  });
+
+  it('refuses a budgetShare that is neither split nor whole', async () => {
+    const dbos = fakeDbos();
+    const Leaf = () => createWorkflow({ name: 'Leaf' }, async () => 1);
+    const flows = dbosWorkflows(
+      dbos,
+      { Leaf, Root: () => createWorkflow({ name: 'Root' }, (ctx) => ctx.step('fan out', () => dbosChildren(QUEUE, Leaf, [undefined as never], { budgetShare: 'half' as 'split' }))) },
+      { name: 'budgets-test-6' },
+    );
+    await expect(flows.run('Root', undefined as never)).rejects.toThrow(/options\.budgetShare must be "split" or "whole", got "half"/);
+    expect([...dbos.started.keys()].filter((id) => id.includes('Leaf'))).toEqual([]);
+  });
 });
