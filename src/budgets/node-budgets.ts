@@ -34,11 +34,18 @@ export function ledgersAbove(node: BudgetNode | null | undefined): readonly Budg
   return found ?? NONE;
 }
 
-/** How the budgets set on `node` stand now; empty when it has none. */
-export function budgetStandings(node: Pick<BudgetNode, 'getAttr'>): SerializedBudget[] {
-  const own = node.getAttr(NODE_BUDGETS);
-  return own === undefined ? [] : standingsOf(own);
+/**
+ * How the budgets set on `node` stand now; empty when it has none, or when `node` is a view that
+ * keeps no values under keys (a node loaded from an export carries its standing itself).
+ */
+export function budgetStandings(node: object): readonly SerializedBudget[] {
+  const live = node as Partial<Pick<BudgetNode, 'getAttr'>>;
+  if (typeof live.getAttr !== 'function') return NO_STANDINGS;
+  const own = live.getAttr(NODE_BUDGETS);
+  return own === undefined ? NO_STANDINGS : standingsOf(own);
 }
+
+const NO_STANDINGS: readonly SerializedBudget[] = Object.freeze([]);
 
 function standingsOf(ledgers: readonly BudgetLedger[]): SerializedBudget[] {
   return ledgers.map((ledger) => ledger.toJSON());

@@ -1,11 +1,8 @@
 import { formatAmount, METERED } from '../budgets/budget-amounts.js';
-import type { BudgetNode } from '../budgets/budget-node.js';
 import { budgetStandings } from '../budgets/node-budgets.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedBudget } from '../types/serialized.js';
 import { LoadedNode } from './loaded-node.js';
-
-const NONE: readonly SerializedBudget[] = Object.freeze([]);
 
 /**
  * The budgets set on `node` as they stand: read from its ledgers now on a live node, as exported
@@ -14,8 +11,7 @@ const NONE: readonly SerializedBudget[] = Object.freeze([]);
 export function budgetsOf(node: WorkflowNode): readonly SerializedBudget[] {
   if (node instanceof LoadedNode) return node.budgets;
   // A live node keeps its features' values under keys, which the `WorkflowNode` view does not list.
-  const live = node as Partial<Pick<BudgetNode, 'getAttr'>>;
-  return typeof live.getAttr === 'function' ? budgetStandings(live as Pick<BudgetNode, 'getAttr'>) : NONE;
+  return budgetStandings(node);
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Attributes } from '@opentelemetry/api';
 import { budgetStandings } from '../budgets/node-budgets.js';
-import type { BudgetNode } from '../budgets/budget-node.js';
 import type { WorkflowNode } from '../types/node.js';
 
 /**
@@ -10,9 +9,7 @@ import type { WorkflowNode } from '../types/node.js';
  * Undefined for a node without budgets (almost all of them).
  */
 export function budgetStandingAttributes(node: WorkflowNode): Attributes | undefined {
-  const live = node as Partial<Pick<BudgetNode, 'getAttr'>>;
-  if (typeof live.getAttr !== 'function') return undefined;
-  const standings = budgetStandings(live as Pick<BudgetNode, 'getAttr'>);
+  const standings = budgetStandings(node);
   if (standings.length === 0) return undefined;
   const attributes: Attributes = {};
   for (const budget of standings) {
