@@ -219,4 +219,23 @@ describe('groundswell/dbos budgets (in-process DBOS stand-in)', { timeout: STALL
     await expect(flows.run('Root', undefined as never)).rejects.toThrow(/options\.budgetShare must be "split" or "whole", got "half"/);
     expect([...dbos.started.keys()].filter((id) => id.includes('Leaf'))).toEqual([]);
   });
+
+  it("a budget set to suspend fails at its cap in a DBOS run (DBOS waits with its own messages), with the budget's error", async () => {
+    const dbos = fakeDbos();
+    const { agent, model } = answering();
+    const flows = dbosWorkflows(
+      dbos,
+      {
+        Root: () =>
+          createWorkflow({ name: 'Root', budget: { modelRequests: 1, onExceeded: 'suspend' } }, async () => {
+            await agent.prompt(createPrompt({ user: 'one', responseFormat: Answer }));
+            return agent.prompt(createPrompt({ user: 'two', responseFormat: Answer }));
+          }),
+      },
+      { name: 'budgets-test-7' },
+    );
+    const error = await flows.run('Root', undefined as never).catch((e: unknown) => e);
+    expect(budgetError(error)).toMatchObject({ dimension: 'modelRequests', limit: 1, spent: 1 });
+    expect(model.requests).toHaveLength(1);
+  });
 });
