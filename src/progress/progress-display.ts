@@ -1,6 +1,8 @@
 import type { WorkflowEvent } from '../types/events.js';
+import type { WorkflowNode } from '../types/node.js';
 import type { WorkflowObserver } from '../types/observer.js';
 import { countsLine, finishLine, fit, formatElapsed, regionLines, usageLine } from './progress-render.js';
+import { rootBudgetText } from './root-budget.js';
 import { ProgressState } from './progress-state.js';
 
 /** Where the display writes: `process.stderr` by default; anything with `write` fits. */
@@ -69,6 +71,8 @@ export function progressDisplay(options: ProgressDisplayOptions = {}): ProgressD
 
   let state = new ProgressState();
   let rootId: string | undefined;
+  // The root's node, whose budget the usage line shows as it stands at each drawing.
+  let rootNode: object | undefined;
   let startedAt = 0;
   let cancelTimer: (() => void) | undefined;
   let drawnLines = 0;
@@ -87,7 +91,13 @@ export function progressDisplay(options: ProgressDisplayOptions = {}): ProgressD
   };
   const elapsed = (): number => clock.now() - startedAt;
 
+  // Holds and settlements below the root send no event of their own: read them when drawing.
+  const refreshBudget = (): void => {
+    state.rootBudget = rootNode === undefined ? undefined : rootBudgetText(rootNode);
+  };
+
   const draw = (): void => {
+    refreshBudget();
     const columns = Math.max(20, stream.columns ?? 80);
     const lines = regionLines(state, elapsed(), maxRunning).map((line) => fit(line, columns));
     const text = lines.join('\n');
@@ -99,7 +109,10 @@ export function progressDisplay(options: ProgressDisplayOptions = {}): ProgressD
     drawnText = text;
   };
 
-  const summary = (): string => `[progress ${formatElapsed(elapsed())}] ${countsLine(state)} · ${usageLine(state)}`;
+  const summary = (): string => {
+    refreshBudget();
+    return `[progress ${formatElapsed(elapsed())}] ${countsLine(state)} · ${usageLine(state)}`;
+  };
 
   const tick = (): void => {
     if (tty) {
@@ -121,10 +134,11 @@ export function progressDisplay(options: ProgressDisplayOptions = {}): ProgressD
     if (tty) draw();
     else write(`${summary()}\n`);
     rootId = undefined;
+    rootNode = undefined;
   };
 
   return {
-    onEvent(event: WorkflowEvent): void {
+    onEvent(event: WorkflowEvent, node?: WorkflowNode): void {
       if (stopped) return;
       if (rootId === undefined) {
         if (event.type !== 'workflowStart') return;
@@ -132,6 +146,7 @@ export function progressDisplay(options: ProgressDisplayOptions = {}): ProgressD
         state = new ProgressState();
         state.rootName = event.name;
         rootId = event.nodeId;
+        rootNode = node;
         startedAt = clock.now();
         drawnLines = 0;
         drawnText = '';

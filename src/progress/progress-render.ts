@@ -43,11 +43,15 @@ export function countsLine(state: ProgressState): string {
   return parts.length === 0 ? 'nothing started yet' : parts.join(' · ');
 }
 
-/** `tokens 12,345 in / 678 out · $0.0123` (cost only when a price was configured). */
+/**
+ * `tokens 12,345 in / 678 out · $0.0123` (cost only when a price was configured), then how the
+ * root's budget stands and the latest budget warning or refusal, when there are any.
+ */
 export function usageLine(state: ProgressState): string {
   const cost = state.costUsd === undefined ? '' : ` · $${state.costUsd.toFixed(4)}`;
+  const standing = state.rootBudget === undefined ? '' : ` · ${state.rootBudget}`;
   const budget = state.budget === undefined ? '' : ` · ${state.budget}`;
-  return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}${budget}`;
+  return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}${standing}${budget}`;
 }
 
 // Names come from the run and are escaped where they are placed (`inertText`): a name can neither

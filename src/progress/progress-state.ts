@@ -40,6 +40,8 @@ export class ProgressState {
   rootStatus: WorkflowStatus = 'running';
   /** The latest budget warning or refusal, as the usage line shows it. */
   budget: string | undefined;
+  /** How the root's own budget stands (`usd $0.04 spent + $0.01 reserved of $0.10`), refreshed before each drawing. */
+  rootBudget: string | undefined;
   /** The signal the run waits for, once a wait started (a durable run's `waitFor`). */
   waitingFor: string | undefined;
   /** Bumped on every change the display shows, so a redraw can be skipped when nothing changed. */
