@@ -1,11 +1,9 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { NO_AMOUNTS, type BudgetAmounts } from '../budgets/budget-amounts.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
-import { amountsOfUsage } from '../budgets/earlier-spending.js';
 import { jsonLength } from '../budgets/json-length.js';
 import { reserve, type Reservation } from '../budgets/reservation.js';
 import { UsageError } from '../errors/groundswell-error.js';
-import type { TokenUsage } from '../types/usage.js';
 import { priceKeyOf } from './price-key.js';
 import type { PromptCall } from './prompt-call.js';
 
@@ -42,10 +40,6 @@ function estimateInputTokens(params: MessageCreateParamsNonStreaming): number {
   return Math.ceil(length / 4);
 }
 
-/** What an answered request used, for settling its reservation. */
-export function usedBy(usage: TokenUsage): BudgetAmounts {
-  return amountsOfUsage(usage);
-}
 
 /**
  * A request that failed was sent (it counts as one) but answered nothing billable. When a

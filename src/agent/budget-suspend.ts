@@ -1,6 +1,6 @@
 import { budgetRaiseSchema } from '../budgets/budget.schema.js';
 import type { BudgetLedger } from '../budgets/budget-ledger.js';
-import { refusedBy } from '../budgets/reservation.js';
+import { refusedBy, type Reservation } from '../budgets/reservation.js';
 import { journalOf, type RunJournal } from '../core/run-journal.js';
 import { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
@@ -11,11 +11,26 @@ const DEFAULT_RAISE_SIGNAL = 'budget';
 const NO_WAIT_OPTIONS = Object.freeze({});
 
 /**
+ * Runs `attempt`, a synchronous reservation. Only when a budget refuses it does the answer become
+ * a promise (see `reserveAfterRaise`): the usual call pays no await for it.
+ */
+export function reserveOrRaise<T>(
+  call: PromptCall<T>,
+  attempt: () => Reservation | undefined,
+): Reservation | undefined | Promise<Reservation | undefined> {
+  try {
+    return attempt();
+  } catch (refusal) {
+    return reserveAfterRaise(call, refusal, attempt);
+  }
+}
+
+/**
  * After `refusal` (what a reservation threw): when a suspending budget refused inside a durable
  * run, waits for that budget's raise signal (the run suspends until it comes) and tries
  * `attempt` again, as often as the raised budget still refuses. Any other refusal is thrown as is.
  */
-export async function reserveAfterRaise<T, R>(call: PromptCall<T>, refusal: unknown, attempt: () => R): Promise<R> {
+async function reserveAfterRaise<T, R>(call: PromptCall<T>, refusal: unknown, attempt: () => R): Promise<R> {
   let error = refusal;
   for (;;) {
     const ledger = refusedBy(error);

@@ -19,9 +19,9 @@ import type { ModelAdapter } from './model/model-adapter.js';
 import { providerAdapter } from './model/provider-adapter.js';
 import type { RequestOverride } from './turn-feature.js';
 import { priceKeyOf } from './price-key.js';
-import { failedRequest, reserveRequest, usedBy } from './budget-gate.js';
-import { reserveAfterRaise } from './budget-suspend.js';
-import type { Reservation } from '../budgets/reservation.js';
+import { failedRequest, reserveRequest } from './budget-gate.js';
+import { amountsOfUsage } from '../budgets/earlier-spending.js';
+import { reserveOrRaise } from './budget-suspend.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -88,14 +88,10 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     // Read only in a tree: outside one nobody is told about single requests.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
     // Reserved synchronously right before sending: calls sharing a budget cannot overshoot together.
-    let held: Reservation | undefined;
-    try {
-      held = reserveRequest(call, params, model.provider);
-    } catch (refusal) {
-      const adapter = model;
-      const request = params;
-      held = await reserveAfterRaise(call, refusal, () => reserveRequest(call, request, adapter.provider));
-    }
+    const request = params;
+    const provider = model.provider;
+    const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, request, provider));
+    const held = reserving instanceof Promise ? await reserving : reserving;
     let response: Message;
     try {
       response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });
@@ -105,7 +101,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model);
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
-    held?.settle(usedBy(turnUsage));
+    held?.settle(amountsOfUsage(turnUsage));
     if (call.tree.node !== undefined) reportRequest(call, model.provider, turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
     // The meter spans the whole call, failed attempts and reflection retries included.

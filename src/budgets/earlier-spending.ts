@@ -1,6 +1,7 @@
 import type { SerializedNode } from '../types/serialized.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { BudgetAmounts } from './budget-amounts.js';
+import type { BudgetLedger } from './budget-ledger.js';
 import type { BudgetNode } from './budget-node.js';
 import { ledgersAbove } from './node-budgets.js';
 
@@ -38,4 +39,14 @@ export function amountsOfSubtree(nodes: readonly unknown[]): BudgetAmounts {
 /** Books `used` on every budget enclosing `node`, without events (see `BudgetLedger.book`). */
 export function bookBelow(node: BudgetNode, used: BudgetAmounts): void {
   for (const ledger of ledgersAbove(node)) ledger.book(used);
+}
+
+/**
+ * Books an agent call served from a record (a durable or DBOS replay) on `ledgers`, the budgets
+ * above it: its usage, its requests (one when the record predates their count) and its tool calls.
+ */
+export function bookReplayedCall(ledgers: readonly BudgetLedger[], usage: TokenUsage, requests: number | undefined, toolCalls: number): void {
+  if (ledgers.length === 0) return;
+  const used = amountsOfUsage(usage, requests ?? 1, toolCalls);
+  for (const ledger of ledgers) ledger.book(used);
 }

@@ -1,4 +1,5 @@
-import { formatAmount, METERED } from '../budgets/budget-amounts.js';
+import { formatAmount } from '../budgets/budget-amounts.js';
+import { meteredStandingParts } from '../budgets/standing-text.js';
 import { budgetStandings } from '../budgets/node-budgets.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedBudget } from '../types/serialized.js';
@@ -20,13 +21,7 @@ export function budgetsOf(node: WorkflowNode): readonly SerializedBudget[] {
  * known (`elapsedMs`), else its limit alone.
  */
 export function budgetStandingText(budget: SerializedBudget, elapsedMs?: number): string {
-  const parts: string[] = [];
-  for (const dimension of METERED) {
-    const limit = budget.limits[dimension];
-    if (limit === undefined) continue;
-    const amount = (value: number): string => formatAmount(dimension, value);
-    parts.push(`${dimension} ${amount(budget.spent[dimension])} spent + ${amount(budget.reserved[dimension])} reserved of ${amount(limit)}`);
-  }
+  const parts = meteredStandingParts(budget);
   const wallMs = budget.limits.wallMs;
   if (wallMs !== undefined) {
     parts.push(elapsedMs === undefined ? `wallMs limit ${formatAmount('wallMs', wallMs)}` : `wallMs ${formatAmount('wallMs', elapsedMs)} of ${formatAmount('wallMs', wallMs)}`);

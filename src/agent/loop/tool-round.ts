@@ -6,8 +6,7 @@ import { runHook, runPreToolUse } from '../run-hook.js';
 import type { ToolCallRecord } from '../tool-call-record.js';
 import type { ToolHandler, ToolOutcome } from '../toolset.js';
 import { reserveToolCall, settleToolCall } from '../budget-gate.js';
-import { reserveAfterRaise } from '../budget-suspend.js';
-import type { Reservation } from '../../budgets/reservation.js';
+import { reserveOrRaise } from '../budget-suspend.js';
 
 const TREE_OUTPUT_LIMIT = 2_000;
 
@@ -21,12 +20,8 @@ export async function runTool<T>(
   const handler = handlers.get(toolUse.name);
   const kind = handler?.kind ?? 'local';
   // Before the tool's node: a refused call runs nothing and fails the agent call.
-  let held: Reservation | undefined;
-  try {
-    held = reserveToolCall(call, toolUse.name);
-  } catch (refusal) {
-    held = await reserveAfterRaise(call, refusal, () => reserveToolCall(call, toolUse.name));
-  }
+  const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveToolCall(call, toolUse.name));
+  const held = reserving instanceof Promise ? await reserving : reserving;
   const node = call.tree.child(kind === 'mcp' ? 'mcpCall' : 'toolCall', toolUse.name);
   const started = node.now();
   const base: HookContext = {

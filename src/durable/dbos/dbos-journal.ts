@@ -1,5 +1,5 @@
 import { METERED } from '../../budgets/budget-amounts.js';
-import { amountsOfSubtree, amountsOfUsage, bookBelow } from '../../budgets/earlier-spending.js';
+import { amountsOfSubtree, bookBelow, bookReplayedCall } from '../../budgets/earlier-spending.js';
 import { ledgersAbove } from '../../budgets/node-budgets.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { CallJournal } from '../../agent/call-journal.js';
@@ -85,10 +85,7 @@ export class DbosJournal implements RunJournal, CallJournal {
     if (live !== undefined) return live;
     const replayed = replayCall(call, recorded);
     // Answered from the record: what it cost when it ran still counts against the budgets above it.
-    if (call.budgets.length > 0) {
-      const used = amountsOfUsage(recorded.usage, recorded.requests ?? 1, replayed.toolCalls.length);
-      for (const ledger of call.budgets) ledger.book(used);
-    }
+    bookReplayedCall(call.budgets, recorded.usage, recorded.requests, replayed.toolCalls.length);
     return replayed;
   }
 

@@ -22,7 +22,7 @@ import { signalRejected } from './signal-rejections.js';
 import { waitSchemaJson } from './signal-schema.js';
 import { rebuildError, storeError, type StoredError } from './stored-error.js';
 import { graftStored, storedSubtree } from './graft-stored.js';
-import { amountsOfSubtree, amountsOfUsage, bookBelow } from '../../budgets/earlier-spending.js';
+import { amountsOfSubtree, bookBelow, bookReplayedCall } from '../../budgets/earlier-spending.js';
 import type { SerializedNode } from '../../types/serialized.js';
 
 // The stored tree is rewritten whole, so how often follows what a write costs: at most every
@@ -298,10 +298,7 @@ export class DurableRun implements RunJournal, CallJournal {
       );
     }
     // What the call cost when it ran still counts against the budgets above it.
-    if (call.budgets.length > 0) {
-      const used = amountsOfUsage(stored.usage, stored.requests ?? 1, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
-      for (const ledger of call.budgets) ledger.book(used);
-    }
+    bookReplayedCall(call.budgets, stored.usage, stored.requests, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
     return {
       value: parsed.data,
       answerData: stored.answer,
