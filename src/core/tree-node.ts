@@ -65,6 +65,7 @@ export class TreeNode implements WorkflowNode {
 
   /** Marks the node running from `now` (a re-run clears the previous end). */
   start(now: number): void {
+    this.keepEndAsEvent();
     this.status = 'running';
     this.begin = now;
     this.end = undefined;
@@ -73,6 +74,7 @@ export class TreeNode implements WorkflowNode {
   /** Marks the node finished unless it was already cancelled (a cancel is never overwritten). */
   finish(status: WorkflowStatus, now: number): void {
     if (this.status === 'cancelled') return;
+    this.keepEndAsEvent();
     this.status = status;
     this.end = now;
   }
@@ -80,8 +82,15 @@ export class TreeNode implements WorkflowNode {
   /** Moves a running or not yet started node to `cancelled` at `now`; finished ones stay as they are. */
   cancel(now: number): void {
     if (this.status !== 'running' && this.status !== 'idle') return;
+    this.keepEndAsEvent();
     this.status = 'cancelled';
     this.end = now;
+  }
+
+  /** Back to `idle` (a workflow reset before a run); an end kept as numbers becomes an event first. */
+  markIdle(): void {
+    this.keepEndAsEvent();
+    this.status = 'idle';
   }
 
   get workflowId(): string {
@@ -99,11 +108,11 @@ export class TreeNode implements WorkflowNode {
   get events(): readonly WorkflowEvent[] {
     const out: WorkflowEvent[] = [];
     const history = this.history;
-    if (this.startSeq !== 0) out.push(this.stepStartEvent());
+    if (this.startSeq !== 0) out.push(this.ownStartEvent());
     if (history?.firstEvent) out.push(history.firstEvent);
     if (history?.secondEvent) out.push(history.secondEvent);
     if (history?.laterEvents) out.push(...history.laterEvents.toArray());
-    if (this.endSeq !== 0) out.push(this.stepEndEvent());
+    if (this.endSeq !== 0) out.push(this.ownEndEvent());
     return out;
   }
 
@@ -169,21 +178,75 @@ export class TreeNode implements WorkflowNode {
   }
 
   recordEvent(event: WorkflowEvent): void {
-    // Only when the event's time is the node's own, so the rebuilt event is identical.
+    // Anything recorded after the node's own end follows it: that end becomes an ordinary event.
+    this.keepEndAsEvent();
     const max = this.owner.retention.maxEventsPerNode;
-    if (max > 0 && event.type === 'stepStart' && this.startSeq === 0 && event.timestamp === this.begin) {
+    // A node's own start and end are kept as their ids and rebuilt on read, only when the rebuilt
+    // event is identical (same time, name, status) and in the same place (nothing recorded before
+    // the start). A step's are outside the budget (decision 0003); a workflow's count in it as
+    // before, so its end is kept as numbers only where it would have been kept as an event.
+    if (max > 0 && this.startSeq === 0 && !this.hasEvents() && this.isOwnStart(event)) {
       this.startSeq = event.id;
       return;
     }
-    if (max > 0 && event.type === 'stepEnd' && this.endSeq === 0 && event.timestamp === this.end) {
+    if (max > 0 && this.endSeq === 0 && this.isOwnEnd(event) && (this.kind !== 'workflow' || this.hasRoom(max))) {
       this.endSeq = event.id;
-      this.attempts = event.attempts;
+      if (event.type === 'stepEnd') this.attempts = event.attempts;
       return;
     }
+    this.keep(event, max);
+  }
+
+  private keep(event: WorkflowEvent, max: number): void {
     const history = this.record();
-    if (history.firstEvent === null && max >= 1) history.firstEvent = event;
+    if (history.firstEvent === null && max >= 1 && !this.startInBudget()) history.firstEvent = event;
     else if (history.secondEvent === null && max >= 2) history.secondEvent = event;
     else (history.laterEvents ??= new RingBuffer(Math.max(0, max - 2))).push(event);
+  }
+
+  /** A workflow's start kept as numbers takes the first of the two oldest places. */
+  private startInBudget(): boolean {
+    return this.startSeq !== 0 && this.kind === 'workflow';
+  }
+
+  /** Whether `keep` would store one more event without dropping one. */
+  private hasRoom(max: number): boolean {
+    const history = this.history;
+    if (history === null) return max >= (this.startInBudget() ? 2 : 1);
+    if (history.firstEvent === null && max >= 1 && !this.startInBudget()) return true;
+    if (history.secondEvent === null && max >= 2) return true;
+    const later = history.laterEvents;
+    return later === null ? max > 2 : later.size < later.capacity;
+  }
+
+  private hasEvents(): boolean {
+    const history = this.history;
+    return history !== null && (history.firstEvent !== null || history.secondEvent !== null || history.laterEvents !== null);
+  }
+
+  /** The own end kept as numbers moves into the history before anything could change or follow it. */
+  private keepEndAsEvent(): void {
+    if (this.endSeq === 0) return;
+    const end = this.ownEndEvent();
+    this.endSeq = 0;
+    this.keep(end, this.owner.retention.maxEventsPerNode);
+  }
+
+  private isOwnStart(event: WorkflowEvent): boolean {
+    const type = this.kind === 'workflow' ? 'workflowStart' : 'stepStart';
+    return event.type === type && event.timestamp === this.begin && this.isOwn(event) && event.name === this.name;
+  }
+
+  private isOwnEnd(event: WorkflowEvent): boolean {
+    if (event.timestamp !== this.end || !this.isOwn(event)) return false;
+    if (this.kind === 'workflow') {
+      return event.type === 'workflowEnd' && event.name === this.name && event.status === this.status && event.duration === (this.duration ?? 0);
+    }
+    return event.type === 'stepEnd' && event.name === this.name && event.status === this.status && event.duration === this.duration;
+  }
+
+  private isOwn(event: WorkflowEvent): boolean {
+    return event.nodeId === this.id && event.workflowId === this.workflowId;
   }
 
   recordLog(entry: LogEntry): void {
@@ -279,21 +342,16 @@ export class TreeNode implements WorkflowNode {
     return out;
   }
 
-  private stepStartEvent(): WorkflowEvent {
-    return { id: this.startSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.begin ?? 0, type: 'stepStart', name: this.name };
+  private ownStartEvent(): WorkflowEvent {
+    const type = this.kind === 'workflow' ? 'workflowStart' : 'stepStart';
+    return { id: this.startSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.begin ?? 0, type, name: this.name };
   }
 
-  private stepEndEvent(): WorkflowEvent {
-    const event: StepEndEvent = {
-      id: this.endSeq,
-      nodeId: this.id,
-      workflowId: this.workflowId,
-      timestamp: this.end ?? 0,
-      type: 'stepEnd',
-      name: this.name,
-      status: this.status,
-      attempts: this.attempts,
-    };
+  private ownEndEvent(): WorkflowEvent {
+    const base = { id: this.endSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.end ?? 0 };
+    // A workflow's end has the fields in the order run-workflow.ts builds them.
+    if (this.kind === 'workflow') return { ...base, type: 'workflowEnd', name: this.name, status: this.status, duration: this.duration ?? 0 };
+    const event: StepEndEvent = { ...base, type: 'stepEnd', name: this.name, status: this.status, attempts: this.attempts };
     const duration = this.duration;
     return duration === undefined ? event : { ...event, duration };
   }

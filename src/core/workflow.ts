@@ -51,7 +51,9 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   /** @internal */ readonly treeNode: TreeNode;
 
   private parentRef: Workflow | null = null;
-  private readonly childList: Workflow[] = [];
+  // Null until the first child: most workflows are leaves (a thousand children of a loop each
+  // kept an empty array of their own).
+  private childList: Workflow[] | null = null;
   private rootRef: Workflow = this;
   // Created on first use: most workflows are children that never hold observers or get cancelled,
   // and a run with a thousand children should not pay for a thousand of each.
@@ -130,7 +132,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   get children(): readonly Workflow[] {
-    return this.childList;
+    return this.childList ?? NO_CHILDREN;
   }
 
   get root(): Workflow {
@@ -179,7 +181,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     if (status === 'running') {
       if (node.status !== 'running') node.start(this.clock.now());
     } else if (status === 'idle') {
-      node.status = status;
+      node.markIdle();
     } else {
       node.finish(status, this.clock.now());
     }
@@ -214,8 +216,9 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
         `Attaching "${child.name}" under "${this.name}" would create a cycle: "${this.name}" descends from it.`,
       );
     }
-    this.childList.push(child);
-    if (this.childList.length > this.childListLimit) this.forgetPrunedChildren();
+    const siblings = (this.childList ??= []);
+    siblings.push(child);
+    if (siblings.length > this.childListLimit) this.forgetPrunedChildren(siblings);
     child.parentRef = this;
     this.mountPoint().addChild(child.treeNode);
     carryRunSecrets(child, this);
@@ -231,7 +234,8 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     if (!(child instanceof Workflow) || child.parentRef !== this) {
       throw new UsageError(`${describeValue(child)} is not a child of Workflow "${this.name}" (${this.id}).`);
     }
-    this.childList.splice(this.childList.indexOf(child), 1);
+    const siblings = this.childList as Workflow[];
+    siblings.splice(siblings.indexOf(child), 1);
     child.treeNode.parent?.removeChild(child.treeNode);
     child.parentRef = null;
     child.adopt(child, DEFAULT_SETTINGS);
@@ -285,7 +289,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
         wf.cancelReason = reason;
         wf.controller().abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
       }
-      stack.push(...wf.childList);
+      if (wf.childList !== null) stack.push(...wf.childList);
     }
     const now = this.clock.now();
     const nodes: TreeNode[] = [this.treeNode];
@@ -435,8 +439,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   /** Drops finished children whose tree nodes were pruned; they still report to the root if they log. */
-  private forgetPrunedChildren(): void {
-    const list = this.childList;
+  private forgetPrunedChildren(list: Workflow[]): void {
     let write = 0;
     for (const child of list) {
       if (child.treeNode.pruned) continue;
@@ -463,7 +466,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     while (stack.length > 0) {
       const wf = stack.pop() as Workflow;
       wf.rootRef = root;
-      for (const child of wf.childList) {
+      for (const child of wf.children) {
         child.settings = settingsFor(child.config, wf.settings);
         stack.push(child);
       }
@@ -498,6 +501,8 @@ interface Settings {
 }
 
 const CHILD_LIST_BATCH = 16;
+
+const NO_CHILDREN: readonly Workflow[] = Object.freeze([]);
 
 const DEFAULT_SETTINGS: Settings = Object.freeze({ clock: systemClock, retention: DEFAULT_RETENTION });
 
