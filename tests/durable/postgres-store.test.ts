@@ -99,6 +99,39 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore', () => {
     await Promise.all([setup, ...racers.map((r) => r.store)].map((store) => store.close()));
   });
 
+  it('migrate() upgrades a schema of the previous version: its events stay readable, numbered in one sequence with the new ones', async () => {
+    const schema = freshSchema();
+    const store = new PostgresRunStore({ pool, schema });
+    await store.migrate();
+    // The previous version's schema lacked event_batches and wrote each event as a row of events.
+    await pool.query(`DROP TABLE "${schema}".event_batches`);
+    await store.createRun({ id: 'r', rootName: 'W' });
+    const previousAppend = (types: string[]) =>
+      pool.query(
+        `WITH r AS (UPDATE "${schema}".runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq - $2 AS base)
+         INSERT INTO "${schema}".events (run_id, seq, event) SELECT $1, r.base + e.ord, e.ev FROM r, unnest($3::json[]) WITH ORDINALITY AS e(ev, ord)`,
+        ['r', types.length, types.map((type) => JSON.stringify({ type }))],
+      );
+    await previousAppend(['old1', 'old2']);
+    await store.migrate();
+    expect(await store.settleStep('r', stepOf('a', 1), [{ type: 'new3' }, { type: 'new4' }, { type: 'new5' }])).toEqual({ written: true, events: { first: 3, last: 5 } });
+    // A process still on the previous version appends meanwhile (a rolling upgrade).
+    await previousAppend(['old6']);
+    expect(await store.appendEvents('r', [{ type: 'new7' }])).toEqual({ first: 7, last: 7 });
+    const types = ['old1', 'old2', 'new3', 'new4', 'new5', 'old6', 'new7'];
+    expect(await store.readEvents('r')).toEqual(types.map((type, i) => ({ seq: i + 1, event: { type } })));
+    // Pages start and end inside a settle's events and cross from one form to the other.
+    for (const [after, limit] of [[1, 2], [3, 1], [4, 3], [5, 10], [0, 7]] as const) {
+      expect((await store.readEvents('r', { after, limit })).map((e) => e.seq)).toEqual(types.map((_t, i) => i + 1).filter((seq) => seq > after).slice(0, limit));
+    }
+    // The events of one write are one row, however many there are.
+    expect((await pool.query(`SELECT first_seq, last_seq FROM "${schema}".event_batches ORDER BY last_seq`)).rows).toEqual([
+      { first_seq: '3', last_seq: '5' },
+      { first_seq: '7', last_seq: '7' },
+    ]);
+    await store.close();
+  });
+
   it('a key or name too long for an index is a RunStoreError naming the run and the key, not a driver error', async () => {
     const store = new PostgresRunStore({ pool, schema: freshSchema() });
     await store.migrate();
@@ -154,7 +187,7 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore: one statement per 
     await single.query(`CREATE TABLE "${schema}".modes (tbl text, mode text)`);
     await single.query(`CREATE FUNCTION "${schema}".note() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO "${schema}".modes (tbl, mode) VALUES (TG_TABLE_NAME, current_setting('synchronous_commit')); RETURN NULL; END $$`);
-    for (const table of ['runs', 'steps', 'calls', 'events', 'signals', 'data', 'trees']) {
+    for (const table of ['runs', 'steps', 'calls', 'events', 'event_batches', 'signals', 'data', 'trees']) {
       await single.query(`CREATE TRIGGER note AFTER INSERT OR UPDATE ON "${schema}".${table} FOR EACH ROW EXECUTE FUNCTION "${schema}".note()`);
     }
     // Sorted: the order of rows inside one statement is the planner's.
@@ -183,7 +216,7 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore: one statement per 
       // As named statements: parsed and planned once per connection.
       for (const text of sent) expect(text).toMatch(/^groundswell_[0-9a-f]{32}: /);
       expect(new Set(sent.map((text) => text.split(':')[0])).size).toBe(7);
-      expect(await modes()).toEqual([...Array(2).fill('runs:off'), ...Array(3).fill('events:off'), ...Array(3).fill('steps:off'), 'calls:off', 'data:off', 'data:off', 'trees:off'].sort());
+      expect(await modes()).toEqual([...Array(2).fill('runs:off'), ...Array(2).fill('event_batches:off'), ...Array(3).fill('steps:off'), 'calls:off', 'data:off', 'data:off', 'trees:off'].sort());
       // SET LOCAL ends with the statement's transaction: the connection is back to the session's value.
       expect((await single.query('SHOW synchronous_commit')).rows[0]?.synchronous_commit).toBe('on');
       // Checkpoints stay synchronous on the same connection.
@@ -205,7 +238,7 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore: one statement per 
       await every.store.createRun({ id: 'r', rootName: 'W' });
       await every.store.settleStep('r', stepOf('a', 1), [{ type: 'e' }]);
       await every.store.putStep('r', stepOf('b', 1));
-      expect(await every.modes()).toEqual(['events:on', 'runs:on', 'runs:on', 'steps:on', 'steps:on']);
+      expect(await every.modes()).toEqual(['event_batches:on', 'runs:on', 'runs:on', 'steps:on', 'steps:on']);
     } finally {
       await every.store.close();
       await every.single.end();
@@ -216,7 +249,7 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore: one statement per 
       await off.store.createRun({ id: 'r', rootName: 'W' });
       await off.store.putSignal('r', { name: 'go', value: true, at: 2 });
       await off.store.settleStep('r', stepOf('a', 1), [{ type: 'e' }]);
-      expect(await off.modes()).toEqual(['events:off', 'runs:off', 'runs:off', 'signals:off', 'steps:off']);
+      expect(await off.modes()).toEqual(['event_batches:off', 'runs:off', 'runs:off', 'signals:off', 'steps:off']);
       expect((await off.single.query('SHOW synchronous_commit')).rows[0]?.synchronous_commit).toBe('on');
       expect(off.sent.filter((text) => text.startsWith('groundswell_'))).toEqual([]);
     } finally {

@@ -86,6 +86,7 @@ export function schemaObjects(schema: string): SchemaObject[] {
   run_id text PRIMARY KEY REFERENCES ${s}.runs (id) ON DELETE CASCADE,
   tree json NOT NULL`,
     ),
+    // One event per row, as versions before decision 0058 wrote them: read, no longer written.
     table(
       'events',
       `
@@ -93,6 +94,17 @@ export function schemaObjects(schema: string): SchemaObject[] {
   seq bigint NOT NULL,
   event json NOT NULL,
   PRIMARY KEY (run_id, seq)`,
+    ),
+    // The events of one write in one row (a JSON array, numbered first_seq..last_seq): a settled
+    // step costs one row, one index entry and one foreign-key check however many events it has.
+    table(
+      'event_batches',
+      `
+  ${ofRun},
+  last_seq bigint NOT NULL,
+  first_seq bigint NOT NULL,
+  events json NOT NULL,
+  PRIMARY KEY (run_id, last_seq)`,
     ),
   ];
 }

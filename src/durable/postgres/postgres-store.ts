@@ -171,12 +171,11 @@ export class PostgresRunStore implements RunStore {
   async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
     requireRunId(runId);
     const texts = encodeEvents(runId, events);
-    // One statement: numbers the batch from the run's counter and inserts it.
-    const result = await this.commit(
-      (mode) => `WITH ${this.numberedEvents(mode)} SELECT base, commit_mode FROM r`,
-      [runId, texts.length, texts],
-      false,
-    );
+    // Nothing to write: the counter is read (a missing run reads no row).
+    const result =
+      texts.length === 0
+        ? await this.query(`SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1`, [runId])
+        : await this.commit((mode) => `WITH ${this.eventBatch(mode)} SELECT base, commit_mode FROM r`, [runId, texts.length, jsonArray(texts)], false);
     const row = result.rows[0];
     if (row === undefined) throw new RunNotFoundError(runId);
     return appended(row.base, texts.length);
@@ -197,10 +196,10 @@ export class PostgresRunStore implements RunStore {
     const [statement, values]: [Statement, unknown[]] =
       texts.length > 0
         ? [
-            (mode) => `WITH ${this.numberedEvents(mode)},
+            (mode) => `WITH ${this.eventBatch(mode)},
                st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $4, $5::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING 1)
                SELECT base, commit_mode, EXISTS (SELECT 1 FROM st) AS written FROM r`,
-            [runId, texts.length, texts, key, record],
+            [runId, texts.length, jsonArray(texts), key, record],
           ]
         : [
             (mode) => `WITH r AS (SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1),
@@ -218,11 +217,19 @@ export class PostgresRunStore implements RunStore {
   async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
     requireRunId(runId);
     requirePositiveInteger('readEvents limit', options.limit, true);
-    const result = await this.query(`SELECT seq, event FROM ${this.s}.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`, [
-      runId,
-      sqlAfter(options.after),
-      sqlLimit(options.limit),
-    ]);
+    // Both tables (a run written before decision 0058 has single events), each read in order up to
+    // the limit, then merged: numbers never overlap. json_array_elements of a `json` value gives
+    // each element's text as it was written, so an event reads back as stored.
+    const result = await this.query(
+      `SELECT seq, event FROM (
+         (SELECT seq, event FROM ${this.s}.events WHERE run_id = $1 AND seq > $2 ORDER BY seq LIMIT $3)
+         UNION ALL
+         (SELECT b.first_seq + e.ord - 1 AS seq, e.event
+            FROM ${this.s}.event_batches b CROSS JOIN LATERAL json_array_elements(b.events) WITH ORDINALITY AS e(event, ord)
+           WHERE b.run_id = $1 AND b.last_seq > $2 AND b.first_seq + e.ord - 1 > $2 ORDER BY b.last_seq, e.ord LIMIT $3)
+       ) AS stored ORDER BY seq LIMIT $3`,
+      [runId, sqlAfter(options.after), sqlLimit(options.limit)],
+    );
     if (result.rows.length === 0) await this.requireRun(runId);
     return result.rows.map((row) => ({ seq: Number(row.seq), event: row.event }));
   }
@@ -355,12 +362,12 @@ export class PostgresRunStore implements RunStore {
 
   /**
    * The CTEs `r` (the run's counter bumped by $2, its old value as `base`, and the commit mode)
-   * and `ins` (the events $3 numbered from base + 1) of a statement with $1 the run id.
+   * and `ins` (the $2 events of the JSON array $3, one row numbered base + 1 .. base + $2) of a
+   * statement with $1 the run id. The UPDATE also locks the run's row until the commit.
    */
-  private numberedEvents(mode: string): string {
+  private eventBatch(mode: string): string {
     return `r AS (UPDATE ${this.s}.runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq - $2 AS base, ${mode} AS commit_mode),
-       ins AS (INSERT INTO ${this.s}.events (run_id, seq, event)
-               SELECT $1, r.base + e.ord, e.ev FROM r, unnest($3::json[]) WITH ORDINALITY AS e(ev, ord))`;
+       ins AS (INSERT INTO ${this.s}.event_batches (run_id, last_seq, first_seq, events) SELECT $1, r.base + $2, r.base + 1, $3::json FROM r)`;
   }
 
   /** `prepared`: as a named statement, parsed and planned once per connection (the hot writes). */
@@ -415,6 +422,11 @@ export class PostgresRunStore implements RunStore {
 function encodeEvents(runId: string, events: readonly unknown[]): string[] {
   if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
   return events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
+}
+
+/** Events encoded one by one, as one JSON array: one parameter, nothing escaped again for an array literal. */
+function jsonArray(texts: readonly string[]): string {
+  return `[${texts.join(',')}]`;
 }
 
 /** The sequence numbers a batch of `count` got after the run's counter stood at `base`. */
