@@ -50,6 +50,12 @@ export interface MeasureOptions {
    * minus heapUsed after a forced GC just before the run.
    */
   retained?: boolean;
+  /**
+   * A full GC before each run (default true), so one variant's garbage is not collected on the
+   * next one's time. Off for microsecond workloads: a forced full GC deoptimizes code whose
+   * embedded maps it frees, and the following thousands of calls then measure re-compilation.
+   */
+  gcBetweenRuns?: boolean;
 }
 
 export interface Measurement {
@@ -67,7 +73,7 @@ export const DEFAULT_RUNS = 9;
 export const DEFAULT_WARMUP = 2;
 
 /**
- * Runs `run` warm-up + N times with a forced GC before each run and times each with
+ * Runs `run` warm-up + N times with a forced GC before each run (unless `gcBetweenRuns` is false) and times each with
  * `process.hrtime.bigint()`. The GC and the retained-heap probe are outside the timed span.
  * Whatever `run` resolves to is kept referenced until the retained-heap probe is done.
  */
@@ -77,7 +83,7 @@ export async function measure<T>(run: () => Promise<T> | T, options: MeasureOpti
   const samples: number[] = [];
   const retainedSamples: number[] = [];
   for (let i = 0; i < warmup + runs; i += 1) {
-    const [ns, retained] = await once(run, options.retained === true);
+    const [ns, retained] = await once(run, options.retained === true, options.gcBetweenRuns ?? true);
     if (i < warmup) continue;
     samples.push(ns);
     if (options.retained) retainedSamples.push(retained);
@@ -100,8 +106,8 @@ export const holder: { value: unknown } = { value: undefined };
  * loop: a suspended async function keeps its whole register file alive, so a stale temporary
  * there would retain the previous run's result and skew the next heap probe.
  */
-async function once<T>(run: () => Promise<T> | T, probe: boolean): Promise<[number, number]> {
-  forceGc();
+async function once<T>(run: () => Promise<T> | T, probe: boolean, gc = true): Promise<[number, number]> {
+  if (gc || probe) forceGc();
   const before = probe ? heapUsed() : 0;
   const start = now();
   holder.value = await run();
@@ -130,7 +136,7 @@ export async function measureInterleaved(
   for (let round = 0; round < warmup + rounds; round += 1) {
     for (let k = 0; k < runs.length; k += 1) {
       const index = (round + k) % runs.length;
-      const [ns] = await once(runs[index] as () => Promise<unknown> | unknown, false);
+      const [ns] = await once(runs[index] as () => Promise<unknown> | unknown, false, options.gcBetweenRuns ?? true);
       if (round >= warmup) samples[index]?.push(ns);
     }
   }

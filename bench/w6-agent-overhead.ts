@@ -64,7 +64,23 @@ async function fixture(): Promise<Fixture> {
   return { schema, prompt, params: sent.body as MessageCreateParamsNonStreaming };
 }
 
-function variants({ prompt, params }: Fixture): Variant[] {
+/**
+ * Outside a workflow: the agent and a plain `messages.create()`. Inside one (`signal` given) the
+ * agent sends every request with the run's cancellation signal, so a cancelled run frees the
+ * connection; the SDK then adds and removes an abort listener per request. The floor there is
+ * the same call written by hand with that same cancellation (the run's signal), and the plain
+ * call without a signal is shown as info (decision 0060).
+ */
+function variants({ prompt, params }: Fixture, signal?: AbortSignal): Variant[] {
+  const direct = (label: string, options: { signal?: AbortSignal } | undefined): Variant => ({
+    label,
+    async loop(model) {
+      const client = model.client();
+      let last: unknown;
+      for (let i = 0; i < CALLS; i += 1) last = await client.messages.create(params, options);
+      return last;
+    },
+  });
   return [
     {
       label: 'agent.prompt()',
@@ -75,15 +91,9 @@ function variants({ prompt, params }: Fixture): Variant[] {
         return last;
       },
     },
-    {
-      label: 'client.messages.create(), same request',
-      async loop(model) {
-        const client = model.client();
-        let last: unknown;
-        for (let i = 0; i < CALLS; i += 1) last = await client.messages.create(params);
-        return last;
-      },
-    },
+    ...(signal === undefined
+      ? [direct('client.messages.create(), same request', undefined)]
+      : [direct("client.messages.create(), same request, the run's signal", { signal }), direct('client.messages.create(), same request, no signal (info)', undefined)]),
   ];
 }
 
@@ -136,6 +146,7 @@ export async function runW6(): Promise<void> {
   const list = variants(fx);
 
   const outside = await paired(list, expectedBody);
+  let insideList: Variant[] = [];
 
   let events = 0;
   const observer: WorkflowObserver = {
@@ -143,15 +154,20 @@ export async function runW6(): Promise<void> {
       events += 1;
     },
   };
-  const wf = createWorkflow<number[][]>('w6-overhead', (ctx) => ctx.step('calls', () => paired(list, expectedBody)));
+  const wf = createWorkflow<number[][]>('w6-overhead', (ctx) =>
+    ctx.step('calls', () => {
+      insideList = variants(fx, ctx.signal);
+      return paired(insideList, expectedBody);
+    }),
+  );
   wf.addObserver(observer);
   const inside = await wf.run();
   const parse = await parseAndValidate(fx.schema);
 
   const rows: string[][] = [];
-  for (const [where, samples] of [
-    ['outside a workflow', outside],
-    ['inside a workflow step', inside],
+  for (const [where, samples, used] of [
+    ['outside a workflow', outside, list],
+    ['inside a workflow step', inside, insideList],
   ] as const) {
     const perCall = samples.map((s) => median(s) / CALLS);
     const minPerCall = samples.map((s) => Math.min(...s) / CALLS);
@@ -160,7 +176,7 @@ export async function runW6(): Promise<void> {
     const agentRuns = samples[0] ?? [];
     const directRuns = samples[1] ?? [];
     const pairedRatio = median(agentRuns.map((ns, i) => ns / (directRuns[i] as number)));
-    list.forEach((variant, i) => {
+    used.forEach((variant, i) => {
       const value = perCall[i] as number;
       const isAgent = i === 0;
       const target = isAgent && where === 'inside a workflow step';
