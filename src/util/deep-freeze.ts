@@ -9,3 +9,11 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/** Whether `value` and everything nested in it is frozen: what was read from it stays true. */
+export function isDeepFrozen(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (!Object.isFrozen(value)) return false;
+  for (const child of Object.values(value)) if (!isDeepFrozen(child)) return false;
+  return true;
+}

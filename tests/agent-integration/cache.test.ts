@@ -431,6 +431,41 @@ describe('agent cache: stored values', () => {
     model.assertComplete();
   });
 
+  it("a hit's agentPromptEnd output is the stored answer as it is now, also when a store's answer is only shallowly frozen", async () => {
+    const Listed = z.object({ items: z.array(z.string()) });
+    const model = new ScriptedModel([json({ items: ['a'] })]);
+    const store = new LruCacheStore();
+    // A store of the user's own whose lookup hands out one shared answer, frozen on top only.
+    const shared = { response: undefined as unknown };
+    const shallow: Cache = {
+      get: (key) => store.get(key),
+      set: async (key, value, options) => {
+        await store.set(key, value, options);
+        shared.response = Object.freeze({ ...value, value: Object.freeze({ ...(value.value as object) }) });
+      },
+      bust: (key) => store.bust(key),
+      bustPrefix: (prefix) => store.bustPrefix(prefix),
+      metrics: () => store.metrics(),
+      lookup: async () => (shared.response === undefined ? { response: undefined, reason: 'absent' } : { response: shared.response as never }),
+    };
+    const agent = createAgent({ name: 'lister', ...agentModelSync(model), enableCache: true, cache: shallow });
+    const prompt = createPrompt({ user: 'List', responseFormat: Listed });
+    await ask(agent, prompt);
+    const first = await ask(agent, prompt);
+    expectHit(first);
+    expect(first.end.output).toBe('{"items":["a"]}');
+    // The nested array is not frozen: it changed, and the next hit shows what is stored now.
+    ((shared.response as { value: { items: string[] } }).value.items).push('b');
+    const second = await ask(agent, prompt);
+    expectHit(second);
+    expect(second.result.value).toEqual({ items: ['a', 'b'] });
+    expect(second.end.output).toBe('{"items":["a","b"]}');
+    // The in-memory store's deep-frozen answer reads the same on every hit.
+    const lru = createAgent({ name: 'lister', ...agentModelSync(new ScriptedModel([json({ items: ['c'] })])), enableCache: true, cache: new LruCacheStore() });
+    await ask(lru, prompt);
+    for (let i = 0; i < 2; i += 1) expect((await ask(lru, prompt)).end.output).toBe('{"items":["c"]}');
+  });
+
   it("bustPrefix(cacheKeyPrefix(name)) drops that agent's entries only", async () => {
     const model = numberedModel();
     const store = new LruCacheStore();

@@ -1,3 +1,4 @@
+import { isDeepFrozen } from '../../util/deep-freeze.js';
 import { serializeError } from '../../util/serialize-error.js';
 import { ZERO_USAGE } from '../../util/usage.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
@@ -75,8 +76,25 @@ function hasLevels(ancestry: object): boolean {
 
 const OUTPUT_LIMIT = 2_000;
 
+// A cache hit's answer is the store's deep-frozen object, shared by every hit of that entry: its
+// text cannot change, so it is serialized once, not on every hit. `null` marks one that is not.
+const frozenTexts = new WeakMap<object, string | null>();
+
 /** The answer as JSON text, capped: the model's own text when it sent one, else the data serialized. */
 function answerText<T>(outcome: PromptOutcome<T>): string {
-  const text = outcome.answerText?.trim() ?? JSON.stringify(outcome.answerData) ?? '';
+  if (outcome.answerText !== undefined) return capped(outcome.answerText.trim());
+  const data = outcome.answerData;
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return capped(JSON.stringify(data) ?? '');
+  let text = frozenTexts.get(data);
+  if (text === undefined) {
+    const frozen = isDeepFrozen(data);
+    text = capped(JSON.stringify(data) ?? '');
+    frozenTexts.set(data, frozen ? text : null);
+    return text;
+  }
+  return text ?? capped(JSON.stringify(data) ?? '');
+}
+
+function capped(text: string): string {
   return text.length > OUTPUT_LIMIT ? `${text.slice(0, OUTPUT_LIMIT)}…` : text;
 }
