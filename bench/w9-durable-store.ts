@@ -7,7 +7,9 @@
  * GROUNDSWELL_PG_URL, else the local socket, database groundswell_test).
  * Targets: embedded ≤ 50 µs per step (absolute, info on a noisy machine), and each store's cost
  * ≤ 5% of a 10 ms model call (recorded as a ratio). Floor (info): JSON.stringify of the same
- * records, what any store must do at least.
+ * records, what any store must do at least; on PostgreSQL also one round trip of a named
+ * `SELECT 1` through the same pool (what the wire and the driver cost on this machine now), and a
+ * settle with ten events (info: what more events cost, decision 0058).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { JournalRunStore, type RunStore, type StepRecord } from 'groundswell/durable';
 import { PostgresRunStore } from 'groundswell/postgres';
-import { fmtUs, holder, measure, recordRatio, section, table, verdict, type Measurement } from './harness.js';
+import { fmtUs, holder, measure, measureInterleaved, recordRatio, section, table, verdict, type Measurement } from './harness.js';
 
 const MODEL_CALL_NS = 10_000_000;
 const TARGET_SHARE = 0.05;
@@ -31,31 +33,33 @@ function stepRecord(i: number): StepRecord {
   };
 }
 
-function stepEvents(i: number): unknown[] {
+/** The step's start and end, and `extra` more events of the same size between them. */
+function stepEvents(i: number, extra = 0): unknown[] {
   const base = { workflowId: 'wf-1', nodeId: `node-${i}`, name: 'classify' };
   return [
     { type: 'stepStart', ...base, timestamp: 1_700_000_000_000 + i },
+    ...Array.from({ length: extra }, (_e, n) => ({ type: 'log', ...base, timestamp: 1_700_000_000_000 + i, message: `line ${n}` })),
     { type: 'stepEnd', ...base, timestamp: 1_700_000_000_001 + i, durationMs: 1 },
   ];
 }
 
-/** `twoCalls`: the way a store without `settleStep` is written (info: what one statement saves). */
-async function perStep(store: RunStore, runId: string, steps: number, runs = 7, twoCalls = false): Promise<Measurement> {
+/**
+ * `steps` settled steps in a row, as one measured round. `twoCalls`: the way a store without
+ * `settleStep` is written (info: what one statement saves).
+ */
+function settleRound(store: RunStore, runId: string, steps: number, twoCalls = false, extraEvents = 0): () => Promise<void> {
   let next = 0;
   const settle = twoCalls ? undefined : store.settleStep?.bind(store);
-  return measure(
-    async () => {
-      for (let n = 0; n < steps; n += 1) {
-        const i = next++;
-        if (settle !== undefined) await settle(runId, stepRecord(i), stepEvents(i));
-        else {
-          await store.appendEvents(runId, stepEvents(i));
-          await store.putStep(runId, stepRecord(i));
-        }
+  return async () => {
+    for (let n = 0; n < steps; n += 1) {
+      const i = next++;
+      if (settle !== undefined) await settle(runId, stepRecord(i), stepEvents(i, extraEvents));
+      else {
+        await store.appendEvents(runId, stepEvents(i, extraEvents));
+        await store.putStep(runId, stepRecord(i));
       }
-    },
-    { runs },
-  );
+    }
+  };
 }
 
 function pgConnection(): pg.ClientConfig {
@@ -98,7 +102,7 @@ export async function runW9(): Promise<void> {
     ] as const) {
       const store = new JournalRunStore({ dir: join(dir, fsync), fsync });
       await store.createRun({ id: 'bench', rootName: 'Bench' });
-      const m = await perStep(store, 'bench', steps);
+      const m = await measure(settleRound(store, 'bench', steps), { runs: 7 });
       await store.close();
       const ns = m.medianNs / steps;
       const main = fsync === 'checkpoints';
@@ -118,19 +122,33 @@ export async function runW9(): Promise<void> {
   if (unreachable !== undefined) console.log(`  PostgreSQL skipped: no server reachable (${unreachable})`);
   else {
     const schema = `gs_bench_${process.pid}`;
-    const store = new PostgresRunStore({ connection: pgConnection(), schema });
+    const pool = new pg.Pool(pgConnection());
+    const store = new PostgresRunStore({ pool, schema });
     try {
       await store.migrate();
-      await store.createRun({ id: 'bench', rootName: 'Bench' });
+      for (const id of ['bench', 'bench-two', 'bench-more']) await store.createRun({ id, rootName: 'Bench' });
       const steps = 200;
-      const m = await perStep(store, 'bench', steps, 5);
-      const ns = m.medianNs / steps;
+      // Interleaved, round by round: a load spike on a shared machine hits every row, not one.
+      const [trip, one, two, more] = await measureInterleaved(
+        [
+          async () => {
+            for (let n = 0; n < steps; n += 1) await pool.query({ name: 'w9_round_trip', text: 'SELECT 1', values: [] });
+          },
+          settleRound(store, 'bench', steps),
+          settleRound(store, 'bench-two', steps, true),
+          settleRound(store, 'bench-more', steps, false, 8),
+        ],
+        { runs: 9 },
+      );
+      const perStepNs = (m: Measurement | undefined): number => (m?.medianNs ?? Number.NaN) / steps;
+      const ns = perStepNs(one);
+      rows.push(['FLOOR: one round trip, a named SELECT 1 on the same pool (info)', fmtUs(perStepNs(trip)), '-', share(perStepNs(trip)), '-']);
       rows.push(['PostgresRunStore (local socket or GROUNDSWELL_PG_URL)', fmtUs(ns), '-', share(ns), recordRatio('W9', 'postgres store per step / 10 ms model call', ns / MODEL_CALL_NS, TARGET_SHARE)]);
-      const two = await perStep(store, 'bench', steps, 5, true);
-      const twoNs = two.medianNs / steps;
-      rows.push(['PostgresRunStore, appendEvents + putStep (info)', fmtUs(twoNs), '-', share(twoNs), '-']);
+      rows.push(['PostgresRunStore, appendEvents + putStep (info)', fmtUs(perStepNs(two)), '-', share(perStepNs(two)), '-']);
+      rows.push(['PostgresRunStore, a step with 10 events (info)', fmtUs(perStepNs(more)), '-', share(perStepNs(more)), '-']);
     } finally {
       await store.close();
+      await pool.end();
       await pgRun(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     }
   }
@@ -139,6 +157,7 @@ export async function runW9(): Promise<void> {
   console.log(
     '  (sequential awaited steps in one run, each a ~300-byte step result and a batch of two events, one settleStep;\n' +
       '   "appendEvents + putStep": the two calls a store without settleStep gets; median of the measured rounds;\n' +
-      '   PostgreSQL: one statement, one round trip per step; the journal: one write(2) per file, fsync only where named)',
+      '   PostgreSQL: one statement, one round trip per step, its rows measured interleaved round by round;\n' +
+      '   the journal: one write(2) per file, fsync only where named)',
   );
 }
