@@ -31,7 +31,7 @@ export function requireCurrentWorkflow(operation: string): Workflow {
  * from callbacks outside the async chain (timers, event emitters) still mounts in the right place.
  */
 export function runInContext<R>(workflow: Workflow, fn: () => R, node: WorkflowNode = workflow.node): R {
-  if (!(node instanceof TreeNode) || !workflow.owns(node)) {
+  if (!(node instanceof TreeNode) || node.owner !== workflow) {
     throw new UsageError(`runInContext: node ${node.id} does not belong to workflow "${workflow.name}".`);
   }
   return runInScope({ workflow, node }, fn);

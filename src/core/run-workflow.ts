@@ -40,7 +40,6 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
   owner?.beginWork();
   workflow.lastOutcome = undefined;
   journalOf(workflow)?.workflowStarted(workflow);
-  workflow.reclaimNodes();
   const startedAt = workflow.clock.now();
   node.start(startedAt);
   // Built whole rather than through emit()'s spread: a flat event, kept on the node, for every run.
@@ -75,8 +74,6 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
     try {
       workflow.dispatch(node, workflowEndEvent(workflow, node));
     } finally {
-      // The run's nodes stop holding the workflow: a finished child nobody refers to is freed.
-      workflow.releaseNodes();
       owner?.endWork();
     }
   }

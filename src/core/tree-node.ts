@@ -19,15 +19,6 @@ export interface NodeOwner {
 }
 
 /**
- * What the nodes of a workflow whose run has settled keep instead of the workflow: its id and
- * retention, so the node no longer holds the workflow (its executor, config, outcome, and what
- * its closures captured) alive. One per workflow, shared by its nodes (decision 0059).
- */
-export function settledOwner(owner: NodeOwner): NodeOwner {
-  return Object.freeze({ id: owner.id, retention: owner.retention });
-}
-
-/**
  * The mutable node behind the read-only `WorkflowNode` view. Lists are allocated on first use
  * and bounded by the owning workflow's retention, so a step that logs nothing costs little.
  */
@@ -52,7 +43,7 @@ export class TreeNode implements WorkflowNode {
   constructor(
     readonly kind: NodeKind,
     readonly name: string,
-    private ownerRef: NodeOwner,
+    readonly owner: NodeOwner,
     /** An id minted before the node exists (a node rebuilt from another process's tree). */
     id: string = nextId(kind),
   ) {
@@ -102,28 +93,8 @@ export class TreeNode implements WorkflowNode {
     this.status = 'idle';
   }
 
-  /** The workflow while it may still run; after its run settled, its `settledOwner` stand-in. */
-  get owner(): NodeOwner {
-    return this.ownerRef;
-  }
-
-  /**
-   * Hands this workflow's nodes below `top` (down to where another workflow's nodes begin) from
-   * `from` to `to`: at the end of a run to its settled stand-in, and back when it runs again.
-   */
-  static reown(top: TreeNode, from: NodeOwner, to: NodeOwner): void {
-    const stack: TreeNode[] = [top];
-    while (stack.length > 0) {
-      const node = stack.pop() as TreeNode;
-      if (node.ownerRef !== from) continue;
-      node.ownerRef = to;
-      const list = node.childList;
-      if (list !== null) for (const child of list) stack.push(child);
-    }
-  }
-
   get workflowId(): string {
-    return this.ownerRef.id;
+    return this.owner.id;
   }
 
   get children(): readonly TreeNode[] {
@@ -209,7 +180,7 @@ export class TreeNode implements WorkflowNode {
   recordEvent(event: WorkflowEvent): void {
     // Anything recorded after the node's own end follows it: that end becomes an ordinary event.
     this.keepEndAsEvent();
-    const max = this.ownerRef.retention.maxEventsPerNode;
+    const max = this.owner.retention.maxEventsPerNode;
     // A node's own start and end are kept as their ids and rebuilt on read, only when the rebuilt
     // event is identical (same time, name, status) and in the same place (nothing recorded before
     // the start). A step's are outside the budget (decision 0003); a workflow's count in it as
@@ -258,7 +229,7 @@ export class TreeNode implements WorkflowNode {
     if (this.endSeq === 0) return;
     const end = this.ownEndEvent();
     this.endSeq = 0;
-    this.keep(end, this.ownerRef.retention.maxEventsPerNode);
+    this.keep(end, this.owner.retention.maxEventsPerNode);
   }
 
   private isOwnStart(event: WorkflowEvent): boolean {
@@ -279,7 +250,7 @@ export class TreeNode implements WorkflowNode {
   }
 
   recordLog(entry: LogEntry): void {
-    (this.record().logs ??= new RingBuffer(this.ownerRef.retention.maxLogsPerNode)).push(entry);
+    (this.record().logs ??= new RingBuffer(this.owner.retention.maxLogsPerNode)).push(entry);
   }
 
   private record(): NodeHistory {
@@ -306,7 +277,7 @@ export class TreeNode implements WorkflowNode {
       return;
     }
     list.push(child);
-    const max = this.ownerRef.retention.maxChildrenPerNode;
+    const max = this.owner.retention.maxChildrenPerNode;
     // Prune in batches (slack of a quarter) so the amortised cost per insertion stays O(1). Nodes
     // a prune had to keep (still running) raise the threshold, so they are not rescanned per add.
     if (list.length > max + Math.max(16, max >> 2) + (this.history?.unprunable ?? 0)) this.pruneFinished(list, max);

@@ -46,8 +46,6 @@ export interface WorkflowRuntime {
   /** @internal */ beginWork(): void;
   /** @internal */ endWork(): void;
   /** @internal */ whenIdle(): Promise<void>;
-  /** @internal */ releaseNodes(): void;
-  /** @internal */ reclaimNodes(): void;
 }
 
 // Set on `Workflow.prototype`: `isWorkflow` is `instanceof Workflow` without importing the class.

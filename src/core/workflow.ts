@@ -21,8 +21,7 @@ import { currentScope } from './scope.js';
 import { captureState } from './state.js';
 import { addRunSecrets, carryRunSecrets, maskForRun } from './run-secrets.js';
 import { ownRedactedValues } from './redacted-values.js';
-import { settledOwner, TreeNode, type NodeOwner } from './tree-node.js';
-import { isFinished } from '../types/status.js';
+import { TreeNode } from './tree-node.js';
 import { runWorkflow } from './run-workflow.js';
 import { waitForSignal } from './wait-for.js';
 import type { WaitOptions, WaitSchema } from './run-journal.js';
@@ -67,11 +66,9 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   /** @internal How the last run ended (see `resultOf`); undefined before the first one settles. */
   lastOutcome: RunOutcome<T> | undefined = undefined;
   private idleWaiters: Array<() => void> | null = null;
-  // What this workflow's nodes hold once its run settled, instead of the workflow (decision 0059).
-  private settledRef: NodeOwner | null = null;
-  // The child list is compacted in batches: finished children are forgotten (decision 0059; their
-  // nodes stay in the tree), so a parent spawning in a loop holds no finished child's runtime.
-  private childListLimit = FIRST_CHILD_BATCH;
+  // The child list is compacted in batches like node lists: finished children whose nodes
+  // retention pruned are forgotten, so a parent spawning in a loop stays bounded and linear.
+  private childListLimit = 4 * CHILD_LIST_BATCH;
 
   constructor(name?: string, parent?: Workflow);
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
@@ -221,7 +218,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     }
     const siblings = (this.childList ??= []);
     siblings.push(child);
-    if (siblings.length > this.childListLimit) this.forgetFinishedChildren(siblings);
+    if (siblings.length > this.childListLimit) this.forgetPrunedChildren(siblings);
     child.parentRef = this;
     this.mountPoint().addChild(child.treeNode);
     carryRunSecrets(child, this);
@@ -402,7 +399,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     while (nodes.length > 0) {
       const node = nodes.pop() as TreeNode;
       logs.push(...node.logs);
-      for (const child of node.children) if (this.owns(child)) nodes.push(child);
+      for (const child of node.children) if (child.owner === this) nodes.push(child);
     }
     return logs.sort((a, b) => a.timestamp - b.timestamp);
   }
@@ -441,38 +438,16 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
   }
 
-  /**
-   * Drops finished children (their nodes stay in the tree until retention prunes them); one that
-   * runs again still reports to the root. The next pass waits for as many new children again as
-   * are kept (at least the first batch), so attaching stays O(1) amortised.
-   */
-  private forgetFinishedChildren(list: Workflow[]): void {
+  /** Drops finished children whose tree nodes were pruned; they still report to the root if they log. */
+  private forgetPrunedChildren(list: Workflow[]): void {
     let write = 0;
     for (const child of list) {
-      if (isFinished(child.treeNode.status)) continue;
+      if (child.treeNode.pruned) continue;
       list[write] = child;
       write += 1;
     }
     list.length = write;
-    this.childListLimit = Math.max(FIRST_CHILD_BATCH, 2 * write + CHILD_LIST_BATCH);
-  }
-
-  /**
-   * @internal At the end of a run: this workflow's nodes hold its settled stand-in from now on, so
-   * a finished workflow nobody refers to can be collected while its nodes stay in the tree.
-   */
-  releaseNodes(): void {
-    TreeNode.reown(this.treeNode, this, (this.settledRef ??= settledOwner(this)));
-  }
-
-  /** @internal At the start of a run: the nodes of an earlier one belong to this workflow again. */
-  reclaimNodes(): void {
-    if (this.settledRef !== null) TreeNode.reown(this.treeNode, this.settledRef, this);
-  }
-
-  /** @internal Whether `node` is one of this workflow's own (now or from a settled run). */
-  owns(node: TreeNode): boolean {
-    return node.owner === this || (this.settledRef !== null && node.owner === this.settledRef);
+    this.childListLimit = write + Math.max(CHILD_LIST_BATCH, this.retention.maxChildrenPerNode >> 2);
   }
 
   private controller(): AbortController {
@@ -526,8 +501,6 @@ interface Settings {
 }
 
 const CHILD_LIST_BATCH = 16;
-// A parent with up to this many children keeps every one of them in `children`.
-const FIRST_CHILD_BATCH = 4 * CHILD_LIST_BATCH;
 
 const NO_CHILDREN: readonly Workflow[] = Object.freeze([]);
 
