@@ -374,8 +374,7 @@ export class TreeNode implements WorkflowNode {
         pruned += 1;
         node.prunedFlag = true;
         // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
-        const spent = node.history === null && node.childList === null ? null : node.subtreeMerged();
-        if (spent !== null) history.prunedAttrs = mergeInto(history.prunedAttrs ?? new Map(), spent);
+        if (node.history !== null || node.childList !== null) history.prunedAttrs = node.foldSubtreeInto(history.prunedAttrs);
         continue;
       }
       list[write] = node;
@@ -386,20 +385,28 @@ export class TreeNode implements WorkflowNode {
     history.unprunable = Math.max(0, write - max);
   }
 
-  /** The merged values of keys with a `merge` anywhere in this subtree, pruned ones included. */
-  private subtreeMerged(): AttrMap | null {
-    let total: AttrMap | null = null;
+  /**
+   * `into` with the values of keys with a `merge` anywhere in this subtree (pruned ones included)
+   * folded in, straight into it: no map per pruned node (merges add, so the order is free). A
+   * leaf, the usual pruned node (an agent call), needs no walk.
+   */
+  private foldSubtreeInto(into: AttrMap | null): AttrMap | null {
+    if (this.childList === null) return this.foldOwnInto(into);
     const stack: TreeNode[] = [this];
     while (stack.length > 0) {
       const node = stack.pop() as TreeNode;
-      const history = node.history;
-      if (history !== null) {
-        if (history.attrs !== null) total = mergeInto(total, history.attrs);
-        if (history.prunedAttrs !== null) total = mergeInto(total, history.prunedAttrs);
-      }
+      into = node.foldOwnInto(into);
       for (const child of node.children) stack.push(child);
     }
-    return total;
+    return into;
+  }
+
+  private foldOwnInto(into: AttrMap | null): AttrMap | null {
+    const history = this.history;
+    if (history === null) return into;
+    if (history.attrs !== null) into = mergeInto(into, history.attrs);
+    if (history.prunedAttrs !== null) into = mergeInto(into, history.prunedAttrs);
+    return into;
   }
 }
 
