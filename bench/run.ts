@@ -1,12 +1,18 @@
 /**
  * Entry point: `npm run bench` (tsx with --expose-gc) runs every workload; `npm run bench -- W1 W5`
  * runs only those (names case-insensitive; `import` = W8). Prints one plain-text table per
- * workload, then every ratio against its target. Targets are ratios to a floor measured in this
- * process (floors.ts), because these machines are noisy; absolute targets are printed as info.
+ * workload, then every ratio against its target. Targets are ratios to a floor measured in the
+ * same process (floors.ts), because these machines are noisy; absolute targets are printed as
+ * info. Each workload runs in a fresh process of its own (this file, with GROUNDSWELL_BENCH_ONE
+ * naming it), so one workload's heap, compiled code and promise hooks never weigh on the next
+ * (a workload measured after all the others ran up to 20% slower against its floor than alone).
  * PASS/MISS never changes the exit code.
  */
+import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { elapsedNs, environment, fmtX, GC_AVAILABLE, now, ratioResults, section, table, verdict } from './harness.js';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { elapsedNs, environment, fmtX, GC_AVAILABLE, now, ratioResults, section, table, verdict, type RatioResult } from './harness.js';
 import { baselineW1, runW1 } from './w1-sequential-steps.js';
 import { baselineW2, runW2 } from './w2-concurrent-children.js';
 import { baselineW3, runW3 } from './w3-event-depth.js';
@@ -41,48 +47,87 @@ function selected(): Set<Workload> {
 }
 
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
-const run = selected();
+const ONE = 'GROUNDSWELL_BENCH_ONE';
+// What a workload's process prints last: its ratios, for the parent's closing table.
+const RATIOS_LINE = '@@ratios ';
 
-const start = now();
-console.log(`groundswell bench — ${new Date().toISOString()}`);
-console.log(environment());
-console.log(`workloads: ${[...run].join(' ')}; load average at start: ${load()}`);
-if (!GC_AVAILABLE) {
-  console.log('WARNING: globalThis.gc is missing (run with --expose-gc); no forced GC, retained bytes are unreliable.');
+
+/** Every chosen workload in a child process of its own, in order; their ratios in one table. */
+async function runEach(run: Set<Workload>): Promise<void> {
+  const start = now();
+  console.log(`groundswell bench — ${new Date().toISOString()}`);
+  console.log(environment());
+  console.log(`workloads: ${[...run].join(' ')}; load average at start: ${load()}; each in a fresh process`);
+  console.log(
+    'Times are medians. Targets are ratios to each workload\'s FLOOR (bench/floors.ts: the same work written by hand\n' +
+      'without groundswell, same semantics), measured in the same process and interleaved run by run. "plain" rows (info)\n' +
+      'are the loop without AsyncLocalStorage, measured before any workflow or floor switched on its promise hooks.',
+  );
+  for (const workload of run) {
+    const ratios = await inItsOwnProcess(workload);
+    if (ratios === undefined) console.log(`\n${workload}: FAILED, no ratios (its output is above)`);
+    else ratioResults.push(...ratios);
+  }
+  summary(start);
 }
-console.log(
-  'Times are medians. Targets are ratios to each workload\'s FLOOR (bench/floors.ts: the same work written by hand\n' +
-    'without groundswell, same semantics), measured in this process and interleaved run by run. "plain" rows (info)\n' +
-    'are the loop without AsyncLocalStorage, measured before any workflow or floor switched on its promise hooks.',
-);
 
-// All plain baselines first: once AsyncLocalStorage has run, every promise in the process pays for the hooks.
-const b1 = run.has('W1') ? await baselineW1() : undefined;
-const b2 = run.has('W2') ? await baselineW2() : undefined;
-const b3 = run.has('W3') ? await baselineW3() : undefined;
+/** Runs `workload` in a child process, its output passed through as it comes; resolves to its ratios. */
+function inItsOwnProcess(workload: Workload): Promise<RatioResult[] | undefined> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+    env: { ...process.env, [ONE]: workload },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let ratios: RatioResult[] | undefined;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.startsWith(RATIOS_LINE)) ratios = JSON.parse(line.slice(RATIOS_LINE.length)) as RatioResult[];
+    else console.log(line);
+  });
+  return new Promise((resolve) => child.on('close', () => resolve(ratios)));
+}
 
-if (b1 !== undefined) await runW1(b1);
-if (b2 !== undefined) await runW2(b2);
-if (b3 !== undefined) await runW3(b3);
-if (run.has('W4')) await runW4();
-if (run.has('W5')) await runW5();
-if (run.has('W6')) await runW6();
-if (run.has('W7')) await runW7();
-if (run.has('W8')) await runW8();
-if (run.has('W9')) await runW9();
-if (run.has('W10')) await runW10();
-if (run.has('W11')) await runW11();
-if (run.has('W12')) await runW12();
-if (run.has('W13')) await runW13();
+/** One workload in this process: its plain baseline first (W1-W3), then the workload itself. */
+async function runWorkload(workload: Workload): Promise<void> {
+  if (!GC_AVAILABLE) {
+    console.log('WARNING: globalThis.gc is missing (run with --expose-gc); no forced GC, retained bytes are unreliable.');
+  }
+  // The plain baseline first: once AsyncLocalStorage has run, every promise in the process pays for the hooks.
+  if (workload === 'W1') await runW1(await baselineW1());
+  else if (workload === 'W2') await runW2(await baselineW2());
+  else if (workload === 'W3') await runW3(await baselineW3());
+  else await RUNNERS[workload]();
+}
 
-section('Ratio targets (status = ratio ≤ target)');
-console.log(
-  table(
-    ['workload', 'measurement', 'ratio', 'target', 'status'],
-    ratioResults.map((r) => [r.workload, r.measurement, fmtX(r.ratio), `≤ ${fmtX(r.limit)}`, verdict(r.ratio, r.limit)]),
-    ['left', 'left', 'right', 'right', 'left'],
-  ),
-);
-const missed = ratioResults.filter((r) => r.ratio > r.limit).length;
-console.log(`  ${ratioResults.length - missed} PASS, ${missed} MISS`);
-console.log(`\ntotal bench time ${(elapsedNs(start) / 1e9).toFixed(1)} s, load average at end: ${load()}`);
+const RUNNERS: Record<Exclude<Workload, 'W1' | 'W2' | 'W3'>, () => Promise<void>> = {
+  W4: runW4,
+  W5: runW5,
+  W6: runW6,
+  W7: runW7,
+  W8: runW8,
+  W9: runW9,
+  W10: runW10,
+  W11: runW11,
+  W12: runW12,
+  W13: runW13,
+};
+
+function summary(start: bigint): void {
+  section('Ratio targets (status = ratio ≤ target)');
+  console.log(
+    table(
+      ['workload', 'measurement', 'ratio', 'target', 'status'],
+      ratioResults.map((r) => [r.workload, r.measurement, fmtX(r.ratio), `≤ ${fmtX(r.limit)}`, verdict(r.ratio, r.limit)]),
+      ['left', 'left', 'right', 'right', 'left'],
+    ),
+  );
+  const missed = ratioResults.filter((r) => r.ratio > r.limit).length;
+  console.log(`  ${ratioResults.length - missed} PASS, ${missed} MISS`);
+  console.log(`\ntotal bench time ${(elapsedNs(start) / 1e9).toFixed(1)} s, load average at end: ${load()}`);
+}
+
+const one = process.env[ONE];
+if (one === undefined) {
+  await runEach(selected());
+} else {
+  await runWorkload(one as Workload);
+  console.log(RATIOS_LINE + JSON.stringify(ratioResults));
+}
