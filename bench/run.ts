@@ -4,8 +4,7 @@
  * workload, then every ratio against its target. Targets are ratios to a floor measured in the
  * same process (floors.ts), because these machines are noisy; absolute targets are printed as
  * info. Each workload runs in a fresh process of its own (this file, with GROUNDSWELL_BENCH_ONE
- * naming it), so one workload's heap, compiled code and promise hooks never weigh on the next
- * (a workload measured after all the others ran up to 20% slower against its floor than alone).
+ * naming it), so one workload's heap, compiled code and promise hooks never weigh on the next.
  * PASS/MISS never changes the exit code.
  */
 import { spawn } from 'node:child_process';
