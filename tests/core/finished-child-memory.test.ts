@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkflow, Workflow, type WorkflowEvent } from 'groundswell';
-import { TreeNode } from '../../src/core/tree-node.js';
 import { record } from '../support/events.js';
 
 // Structural checks on what a finished child keeps (issue: a parent spawning in a loop kept
