@@ -185,7 +185,7 @@ export class TreeNode implements WorkflowNode {
     // event is identical (same time, name, status) and in the same place (nothing recorded before
     // the start). A step's are outside the budget (decision 0003); a workflow's count in it as
     // before, so its end is kept as numbers only where it would have been kept as an event.
-    if (max > 0 && this.startSeq === 0 && !this.hasEvents() && this.isOwnStart(event)) {
+    if (max > 0 && this.startSeq === 0 && this.isOwnStart(event) && !this.hasEvents()) {
       this.startSeq = event.id;
       return;
     }
@@ -199,23 +199,27 @@ export class TreeNode implements WorkflowNode {
 
   private keep(event: WorkflowEvent, max: number): void {
     const history = this.record();
-    if (history.firstEvent === null && max >= 1 && !this.startInBudget()) history.firstEvent = event;
-    else if (history.secondEvent === null && max >= 2) history.secondEvent = event;
+    const slot = this.nextSlot(history, max);
+    if (slot === 'first') history.firstEvent = event;
+    else if (slot === 'second') history.secondEvent = event;
     else (history.laterEvents ??= new RingBuffer(Math.max(0, max - 2))).push(event);
   }
 
-  /** A workflow's start kept as numbers takes the first of the two oldest places. */
-  private startInBudget(): boolean {
-    return this.startSeq !== 0 && this.kind === 'workflow';
+  /**
+   * Where `keep` puts the next event: one of the two oldest places, else the ring of the newest.
+   * A workflow's start kept as numbers takes the first of the two oldest places.
+   */
+  private nextSlot(history: NodeHistory | null, max: number): 'first' | 'second' | 'later' {
+    if ((history?.firstEvent ?? null) === null && max >= 1 && !(this.startSeq !== 0 && this.kind === 'workflow')) return 'first';
+    if ((history?.secondEvent ?? null) === null && max >= 2) return 'second';
+    return 'later';
   }
 
   /** Whether `keep` would store one more event without dropping one. */
   private hasRoom(max: number): boolean {
     const history = this.history;
-    if (history === null) return max >= (this.startInBudget() ? 2 : 1);
-    if (history.firstEvent === null && max >= 1 && !this.startInBudget()) return true;
-    if (history.secondEvent === null && max >= 2) return true;
-    const later = history.laterEvents;
+    if (this.nextSlot(history, max) !== 'later') return true;
+    const later = history?.laterEvents ?? null;
     return later === null ? max > 2 : later.size < later.capacity;
   }
 
@@ -233,8 +237,7 @@ export class TreeNode implements WorkflowNode {
   }
 
   private isOwnStart(event: WorkflowEvent): boolean {
-    const type = this.kind === 'workflow' ? 'workflowStart' : 'stepStart';
-    return event.type === type && event.timestamp === this.begin && this.isOwn(event) && event.name === this.name;
+    return event.type === this.startType() && event.timestamp === this.begin && this.isOwn(event) && event.name === this.name;
   }
 
   private isOwnEnd(event: WorkflowEvent): boolean {
@@ -343,8 +346,12 @@ export class TreeNode implements WorkflowNode {
   }
 
   private ownStartEvent(): WorkflowEvent {
-    const type = this.kind === 'workflow' ? 'workflowStart' : 'stepStart';
-    return { id: this.startSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.begin ?? 0, type, name: this.name };
+    return { id: this.startSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.begin ?? 0, type: this.startType(), name: this.name };
+  }
+
+  /** The type of the start event a node of this kind keeps as its id. */
+  private startType(): 'workflowStart' | 'stepStart' {
+    return this.kind === 'workflow' ? 'workflowStart' : 'stepStart';
   }
 
   private ownEndEvent(): WorkflowEvent {

@@ -84,15 +84,16 @@ const frozenTexts = new WeakMap<object, string | null>();
 function answerText<T>(outcome: PromptOutcome<T>): string {
   if (outcome.answerText !== undefined) return capped(outcome.answerText.trim());
   const data = outcome.answerData;
-  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return capped(JSON.stringify(data) ?? '');
-  let text = frozenTexts.get(data);
-  if (text === undefined) {
-    const frozen = isDeepFrozen(data);
-    text = capped(JSON.stringify(data) ?? '');
-    frozenTexts.set(data, frozen ? text : null);
-    return text;
-  }
-  return text ?? capped(JSON.stringify(data) ?? '');
+  if (typeof data !== 'object' || data === null || !Object.isFrozen(data)) return serialized(data);
+  const known = frozenTexts.get(data);
+  if (known !== undefined) return known ?? serialized(data);
+  const text = serialized(data);
+  frozenTexts.set(data, isDeepFrozen(data) ? text : null);
+  return text;
+}
+
+function serialized(data: unknown): string {
+  return capped(JSON.stringify(data) ?? '');
 }
 
 function capped(text: string): string {
