@@ -7,6 +7,7 @@ import { providerName, type LanguageModelLike, type ProviderCallOptions, type Pr
 import type { ModelAdapter, ModelRequestContext } from './model-adapter.js';
 import { toMessage, UnreadableAnswer, type ProviderAnswer } from './provider-answer.js';
 import { providerCallOptions } from './provider-request.js';
+import { requestSignal } from './request-signal.js';
 
 /** Retries of a failed request (the Anthropic client's default too), with a doubling wait. */
 const MAX_RETRIES = 2;
@@ -25,29 +26,13 @@ export function providerAdapter(model: LanguageModelLike): ModelAdapter {
 }
 
 async function send(model: LanguageModelLike, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
-  const link = linkedSignal(context.tree.signal);
+  const outer = context.tree.signal;
+  const link = outer === undefined ? undefined : requestSignal(outer);
   try {
     return await sendLinked(model, providerCallOptions(params, link?.signal), context);
   } finally {
-    link?.unlink();
+    link?.release();
   }
-}
-
-/**
- * A signal of this request's own, aborted with the run's. The HTTP client adds a listener per
- * request to the signal it is given and keeps it until the request is collected; on the run's one
- * long-lived signal those pile up (and its raised listener limit costs an error per request).
- */
-function linkedSignal(outer: AbortSignal | undefined): { signal: AbortSignal; unlink: () => void } | undefined {
-  if (outer === undefined) return undefined;
-  const controller = new AbortController();
-  if (outer.aborted) {
-    controller.abort(outer.reason);
-    return { signal: controller.signal, unlink: () => undefined };
-  }
-  const onAbort = (): void => controller.abort(outer.reason);
-  outer.addEventListener('abort', onAbort, { once: true });
-  return { signal: controller.signal, unlink: () => outer.removeEventListener('abort', onAbort) };
 }
 
 async function sendLinked(model: LanguageModelLike, options: ProviderCallOptions, context: ModelRequestContext): Promise<Message> {
