@@ -24,7 +24,7 @@ import { floorFanOut, type FloorObserver } from './floors.js';
 
 const CHILDREN = 1_000;
 const STEPS_PER_CHILD = 10;
-const SCALES = [250, 500, 1_000, 2_000] as const;
+const SCALES = [250, 500, 1_000, 2_000] as const; // each divides LARGEST
 /** Absolute, informational only. */
 const TARGET_MS = 25;
 /** Both styles ≤ 3× the floor. */
@@ -32,6 +32,12 @@ const TARGET_RATIO = 3;
 /** Per-child cost flat within 1.3× from 250 to 2,000 children. */
 const TARGET_LINEAR = 1.3;
 const SCALE_RUNS = 7;
+const LARGEST = 2_000;
+
+/** A measurement of `reps` roots in a row, as the time of one. */
+function perRoot(m: Measurement, reps: number): Measurement {
+  return { ...m, samples: m.samples.map((ns) => ns / reps), medianNs: m.medianNs / reps, minNs: m.minNs / reps, maxNs: m.maxNs / reps };
+}
 
 class StepChild extends Workflow<number> {
   private count = 0;
@@ -179,10 +185,23 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
   const perChildren: number[] = [];
   let first: number | undefined;
   for (const [index, n] of SCALES.entries()) {
-    const [m, f] = (await measureInterleaved([() => runRoot(spawnRoot(n)), () => floorRun(n)], { runs: SCALE_RUNS })) as [
-      Measurement,
-      Measurement,
-    ];
+    // Each sample runs as many roots as add up to the largest N (8 roots of 250, ..., 1 of 2,000), so
+    // every sample spans the same work after its forced GC: a forced GC frees compiled code, and a
+    // lone short run would mostly measure re-optimizing it, not what a child costs.
+    const reps = LARGEST / n;
+    const [total, floorTotal] = (await measureInterleaved(
+      [
+        async () => {
+          for (let r = 0; r < reps; r += 1) await runRoot(spawnRoot(n));
+        },
+        async () => {
+          for (let r = 0; r < reps; r += 1) await floorRun(n);
+        },
+      ],
+      { runs: SCALE_RUNS },
+    )) as [Measurement, Measurement];
+    const m = perRoot(total, reps);
+    const f = perRoot(floorTotal, reps);
     const plainN = baseline.scales[index] as Measurement;
     const perChild = m.medianNs / n;
     perChildren.push(perChild);
@@ -208,6 +227,7 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
   const status = recordRatio('W2', `per child, max/min over ${SCALES.map(int).join('/')} children`, flat, TARGET_LINEAR);
   console.log(
     `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children: ${fmtX(flat)} (target ≤ ${fmtX(TARGET_LINEAR)}: ${status})\n` +
-      `  (median of ${SCALE_RUNS} rounds each after ${DEFAULT_WARMUP} warm-ups, interleaved with the floor; flat "per child" = linear growth)`,
+      `  (median of ${SCALE_RUNS} rounds each after ${DEFAULT_WARMUP} warm-ups, interleaved with the floor; a round runs roots of N children\n` +
+      `   back to back until ${int(LARGEST)} children ran, times shown per root; flat "per child" = linear growth)`,
   );
 }
