@@ -22,6 +22,8 @@ import { fmtUs, holder, measure, measureInterleaved, recordRatio, section, table
 const MODEL_CALL_NS = 10_000_000;
 const TARGET_SHARE = 0.05;
 const TARGET_EMBEDDED_NS = 50_000;
+/** PostgreSQL on the local socket: ≤ 300 µs per settled step. */
+const TARGET_PG_NS = 300_000;
 
 function stepRecord(i: number): StepRecord {
   return {
@@ -143,7 +145,8 @@ export async function runW9(): Promise<void> {
       const perStepNs = (m: Measurement | undefined): number => (m?.medianNs ?? Number.NaN) / steps;
       const ns = perStepNs(one);
       rows.push(['FLOOR: one round trip, a named SELECT 1 on the same pool (info)', fmtUs(perStepNs(trip)), '-', share(perStepNs(trip)), '-']);
-      rows.push(['PostgresRunStore (local socket or GROUNDSWELL_PG_URL)', fmtUs(ns), '-', share(ns), recordRatio('W9', 'postgres store per step / 10 ms model call', ns / MODEL_CALL_NS, TARGET_SHARE)]);
+      const absolute = `${recordRatio('W9', `postgres store per step / ${fmtUs(TARGET_PG_NS)}`, ns / TARGET_PG_NS, 1)} ≤ ${fmtUs(TARGET_PG_NS)}`;
+      rows.push(['PostgresRunStore (local socket or GROUNDSWELL_PG_URL)', fmtUs(ns), absolute, share(ns), recordRatio('W9', 'postgres store per step / 10 ms model call', ns / MODEL_CALL_NS, TARGET_SHARE)]);
       rows.push(['PostgresRunStore, appendEvents + putStep (info)', fmtUs(perStepNs(two)), '-', share(perStepNs(two)), '-']);
       rows.push(['PostgresRunStore, a step with 10 events (info)', fmtUs(perStepNs(more)), '-', share(perStepNs(more)), '-']);
     } finally {
@@ -153,7 +156,7 @@ export async function runW9(): Promise<void> {
     }
   }
 
-  console.log(table(['store', 'median/step', 'embedded target', 'share of a 10 ms call', `≤ ${TARGET_SHARE * 100}%`], rows, ['left', 'right', 'left', 'right', 'left']));
+  console.log(table(['store', 'median/step', 'target per step', 'share of a 10 ms call', `≤ ${TARGET_SHARE * 100}%`], rows, ['left', 'right', 'left', 'right', 'left']));
   console.log(
     '  (sequential awaited steps in one run, each a ~300-byte step result and a batch of two events, one settleStep;\n' +
       '   "appendEvents + putStep": the two calls a store without settleStep gets; median of the measured rounds;\n' +
