@@ -45,7 +45,8 @@ import {
 // and more rounds: a round stays about a second, and the median has more rounds to pick from.
 const CALLS = 500;
 const WARMUP = 1;
-const RUNS = 9;
+// 15 rounds: on a shared machine one round moves by ±20%, and the median needs enough of them.
+const RUNS = 15;
 /** Calls per run of the in-memory row (info): no HTTP, so many more fit in the same time. */
 const MEMORY_CALLS = 5_000;
 /** agent.prompt() on the provider path inside a workflow ≤ 1.15× the model's own doGenerate() (the floor). */
