@@ -184,24 +184,26 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
   const rows: string[][] = [];
   const perChildren: number[] = [];
   let first: number | undefined;
-  for (const [index, n] of SCALES.entries()) {
-    // Each sample runs as many roots as add up to the largest N (8 roots of 250, ..., 1 of 2,000), so
-    // every sample spans the same work after its forced GC: a forced GC frees compiled code, and a
-    // lone short run would mostly measure re-optimizing it, not what a child costs.
+  // Each sample runs as many roots as add up to the largest N (8 roots of 250, ..., 1 of 2,000), so
+  // every sample spans the same work after its forced GC: a forced GC frees compiled code, and a
+  // lone short run would mostly measure re-optimizing it, not what a child costs. Every size and
+  // its floor run in every round, so a change in the machine's load between sizes hits them all.
+  const runs = SCALES.flatMap((n) => {
     const reps = LARGEST / n;
-    const [total, floorTotal] = (await measureInterleaved(
-      [
-        async () => {
-          for (let r = 0; r < reps; r += 1) await runRoot(spawnRoot(n));
-        },
-        async () => {
-          for (let r = 0; r < reps; r += 1) await floorRun(n);
-        },
-      ],
-      { runs: SCALE_RUNS },
-    )) as [Measurement, Measurement];
-    const m = perRoot(total, reps);
-    const f = perRoot(floorTotal, reps);
+    return [
+      async () => {
+        for (let r = 0; r < reps; r += 1) await runRoot(spawnRoot(n));
+      },
+      async () => {
+        for (let r = 0; r < reps; r += 1) await floorRun(n);
+      },
+    ];
+  });
+  const measured = await measureInterleaved(runs, { runs: SCALE_RUNS });
+  for (const [index, n] of SCALES.entries()) {
+    const reps = LARGEST / n;
+    const m = perRoot(measured[2 * index] as Measurement, reps);
+    const f = perRoot(measured[2 * index + 1] as Measurement, reps);
     const plainN = baseline.scales[index] as Measurement;
     const perChild = m.medianNs / n;
     perChildren.push(perChild);
@@ -227,7 +229,7 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
   const status = recordRatio('W2', `per child, max/min over ${SCALES.map(int).join('/')} children`, flat, TARGET_LINEAR);
   console.log(
     `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children: ${fmtX(flat)} (target ≤ ${fmtX(TARGET_LINEAR)}: ${status})\n` +
-      `  (median of ${SCALE_RUNS} rounds each after ${DEFAULT_WARMUP} warm-ups, interleaved with the floor; a round runs roots of N children\n` +
+      `  (median of ${SCALE_RUNS} rounds after ${DEFAULT_WARMUP} warm-ups, every size and its floor in every round; a round runs roots of N children\n` +
       `   back to back until ${int(LARGEST)} children ran, times shown per root; flat "per child" = linear growth)`,
   );
 }
