@@ -7,7 +7,8 @@
  * same loopback round trip, so the difference is what groundswell adds: settings, request plan,
  * interceptors, the Messages-shape request and its translation to call options, answer
  * translation, tree node and events, answer parsing and zod validation.
- * Measured outside any workflow and inside a workflow step, variants interleaved run by run; an
+ * Measured outside any workflow and inside a workflow step, agent and floor alternating call by call
+ * (call-pairs.ts: the machine's stalls left out); an
  * info row shows groundswell's own work alone (doGenerate answering the captured result in memory).
  * Floor: the model's doGenerate() with an abort signal of its own per call, as the agent's request has;
  * target: inside a workflow ≤ 1.15× the floor.
@@ -25,6 +26,7 @@ import {
 } from 'groundswell';
 import { ScriptedModel, serveChatCompletions, type ChatCompletionsServer } from 'groundswell/testing';
 import { ANSWER_STEP, dataBytes, makeTriageSchema, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER, type TriageSchema } from './agent-fixtures.js';
+import { alternate, callPairs, pairedRatio, STALL_FACTOR, type CallPairs } from './call-pairs.js';
 import {
   elapsedNs,
   fixed2,
@@ -123,59 +125,36 @@ async function fixture(): Promise<Fixture> {
   }
 }
 
-function variants({ prompt, options }: Fixture): Variant[] {
-  return [
-    {
-      label: 'agent.prompt()',
-      async loop(model) {
-        const agent = newAgent(model);
-        let last: unknown;
-        for (let i = 0; i < CALLS; i += 1) last = await agent.prompt(prompt);
-        return last;
-      },
-    },
-    {
-      // The agent's request is cancellable, so it carries an abort signal of its own; so does the floor's.
-      label: 'model.doGenerate(), same call options',
-      async loop(model) {
-        let last: unknown;
-        for (let i = 0; i < CALLS; i += 1) last = await model.doGenerate({ ...options, abortSignal: new AbortController().signal });
-        return last;
-      },
-    },
-  ];
-}
-
 /**
- * WARMUP + RUNS rounds; each round runs every variant once (order rotated round by round so no
- * variant always goes first), each after a forced GC, each on a fresh endpoint (server and model).
- * Also checks every variant made exactly CALLS requests with the same HTTP body.
+ * WARMUP + RUNS rounds, each on a fresh endpoint (server and model) after a forced GC: CALLS
+ * agent calls and CALLS doGenerate() calls with the agent's own call options, alternating call
+ * by call (see call-pairs.ts). Checks that every call reached the server with the same HTTP body.
  */
-async function paired(list: readonly Variant[], expectedBody: string): Promise<number[][]> {
-  const samples = list.map((): number[] => []);
+async function paired({ prompt, options }: Fixture, expectedBody: string): Promise<CallPairs> {
+  const pairs = callPairs();
   for (let round = 0; round < WARMUP + RUNS; round += 1) {
-    for (let k = 0; k < list.length; k += 1) {
-      const index = (round + k) % list.length;
-      const variant = list[index] as Variant;
-      const { scripted, server, model } = await endpoint();
-      try {
-        forceGc();
-        const start = now();
-        await variant.loop(model);
-        const ns = elapsedNs(start);
-        if (scripted.requests.length !== CALLS) {
-          throw new Error(`W12: ${variant.label} made ${scripted.requests.length} requests, expected ${CALLS}`);
-        }
-        if (round === 0 && scripted.requests[0]?.rawBody !== expectedBody) {
-          throw new Error(`W12: ${variant.label} sent a different request body than the agent`);
-        }
-        if (round >= WARMUP) samples[index]?.push(ns);
-      } finally {
-        await server.close();
+    const { scripted, server, model } = await endpoint();
+    try {
+      const agent = newAgent(model);
+      forceGc();
+      await alternate(
+        CALLS,
+        () => agent.prompt(prompt),
+        // The agent's request is cancellable, so it carries an abort signal of its own; so does the floor's.
+        () => model.doGenerate({ ...options, abortSignal: new AbortController().signal }),
+        round >= WARMUP ? pairs : undefined,
+      );
+      if (scripted.requests.length !== 2 * CALLS) {
+        throw new Error(`W12: a round made ${scripted.requests.length} requests, expected ${2 * CALLS}`);
       }
+      if (round === 0 && scripted.requests.slice(0, 2).some((request) => request.rawBody !== expectedBody)) {
+        throw new Error('W12: the floor sent a different request body than the agent');
+      }
+    } finally {
+      await server.close();
     }
   }
-  return samples;
+  return pairs;
 }
 
 /**
@@ -197,9 +176,7 @@ export async function runW12(): Promise<void> {
     `W12  provider path overhead: agent.prompt() vs the model's own doGenerate() with the same call options, @ai-sdk/openai-compatible over loopback HTTP (${fmtBytes(dataBytes())} data)`,
   );
   const fx = await fixture();
-  const list = variants(fx);
-
-  const outside = await paired(list, fx.rawBody);
+  const outside = await paired(fx, fx.rawBody);
 
   let events = 0;
   const observer: WorkflowObserver = {
@@ -207,7 +184,7 @@ export async function runW12(): Promise<void> {
       events += 1;
     },
   };
-  const wf = createWorkflow<number[][]>('w12-provider-overhead', (ctx) => ctx.step('calls', () => paired(list, fx.rawBody)));
+  const wf = createWorkflow<CallPairs>('w12-provider-overhead', (ctx) => ctx.step('calls', () => paired(fx, fx.rawBody)));
   wf.addObserver(observer);
   const inside = await wf.run();
   const { server, model } = await endpoint();
@@ -215,58 +192,38 @@ export async function runW12(): Promise<void> {
   const memory = await memoryWf.run().finally(() => server.close());
 
   const rows: string[][] = [];
-  for (const [where, samples] of [
+  const stalls: string[] = [];
+  for (const [where, pairs] of [
     ['outside a workflow', outside],
     ['inside a workflow step', inside],
   ] as const) {
-    const perCall = samples.map((s) => median(s) / CALLS);
-    const minPerCall = samples.map((s) => Math.min(...s) / CALLS);
-    const direct = perCall[1] as number;
-    // Round by round ratio (same round = same load), as a cross-check of the ratio of medians.
-    const agentRuns = samples[0] ?? [];
-    const directRuns = samples[1] ?? [];
-    const pairedRatio = median(agentRuns.map((ns, i) => ns / (directRuns[i] as number)));
-    list.forEach((variant, i) => {
-      const value = perCall[i] as number;
-      const isAgent = i === 0;
-      const target = isAgent && where === 'inside a workflow step';
-      rows.push([
-        `${where}: ${i === 1 ? `FLOOR: ${variant.label}` : variant.label}${isAgent && !target ? ' (info)' : ''}`,
-        fmtUs(value),
-        fmtUs(minPerCall[i] as number),
-        i === 1 ? '1.00x' : `${fixed2(value / direct)}x`,
-        isAgent ? `${fixed2(pairedRatio)}x` : '-',
-        target ? `≤ ${fixed2(TARGET_RATIO)}x` : '-',
-        target ? recordRatio('W12', 'agent.prompt() on a provider model in a workflow vs doGenerate()', value / direct, TARGET_RATIO) : '-',
-      ]);
-    });
+    const result = pairedRatio(pairs);
+    const target = where === 'inside a workflow step';
+    rows.push([
+      `${where}: agent.prompt()${target ? '' : ' (info)'}`,
+      fmtUs(result.workloadMedianNs),
+      `${fixed2(result.ratio)}x`,
+      `${fixed2(result.rawRatio)}x`,
+      target ? `≤ ${fixed2(TARGET_RATIO)}x` : '-',
+      target ? recordRatio('W12', 'agent.prompt() on a provider model in a workflow vs doGenerate()', result.ratio, TARGET_RATIO) : '-',
+    ]);
+    rows.push([`${where}: FLOOR: model.doGenerate(), same call options`, fmtUs(result.floorMedianNs), '1.00x', '-', '-', '-']);
+    stalls.push(
+      `${where}: ${int(result.stalledWorkload)} agent and ${int(result.stalledFloor)} floor calls of ${int(result.pairs)} pairs left out, ` +
+        `${int(result.gcWorkload)} and ${int(result.gcFloor)} kept as GC pauses`,
+    );
   }
-  rows.push([
-    'inside a workflow step: agent.prompt(), doGenerate answering in memory (info)',
-    fmtUs(memory.medianNs / MEMORY_CALLS),
-    fmtUs(memory.minNs / MEMORY_CALLS),
-    '-',
-    '-',
-    '-',
-    '-',
-  ]);
+  rows.push(['inside a workflow step: agent.prompt(), doGenerate answering in memory (info)', fmtUs(memory.medianNs / MEMORY_CALLS), '-', '-', '-', '-']);
   console.log(
-    table(['variant', 'median/call', 'min/call', 'vs doGenerate()', 'paired ratio', 'target', 'status'], rows, [
-      'left',
-      'right',
-      'right',
-      'right',
-      'right',
-      'right',
-      'left',
-    ]),
+    table(['variant', 'median/call', 'vs doGenerate()', 'all calls (info)', 'target', 'status'], rows, ['left', 'right', 'right', 'right', 'right', 'left']),
   );
   console.log(
-    `  (median of ${RUNS} rounds after ${WARMUP} warm-up, ${int(CALLS)} sequential awaited calls per variant per round, variants\n` +
-      `   interleaved; "paired ratio" = median over rounds of agent/doGenerate() time in the same round; every call went through\n` +
-      `   the real @ai-sdk/openai-compatible chat model over loopback HTTP to a fresh serveChatCompletions(ScriptedModel)\n` +
-      `   answering the same JSON, all with the same ${int(fx.rawBody.length)}-byte body; inside: ~${int(events / ((WARMUP + RUNS) * CALLS))} events\n` +
-      `   per agent call reached the root observer; last row: groundswell's own work per call without the round trip, the\n` +
-      `   model's doGenerate answering the captured result, ${int(MEMORY_CALLS)} calls per run, median of ${memory.samples.length} runs)`,
+    `  (${RUNS} rounds after ${WARMUP} warm-up, each on a fresh serveChatCompletions(ScriptedModel) and model: ${int(CALLS)} agent calls and\n` +
+      `   ${int(CALLS)} doGenerate() calls alternating call by call; "vs doGenerate()" = total agent time / total doGenerate() time over\n` +
+      `   the pairs where neither call took over ${STALL_FACTOR}x the floor's median with no GC pause in it (the machine's stalls);\n` +
+      `   "all calls" keeps them; ${stalls.join(';\n   ')};\n   every call went through the real @ai-sdk/openai-compatible chat model over loopback HTTP,\n` +
+      `   all with the same ${int(fx.rawBody.length)}-byte body; inside: ~${int(events / ((WARMUP + RUNS) * CALLS))} events per agent call reached the root observer;\n` +
+      `   last row: groundswell's own work per call without the round trip, the model's doGenerate answering the captured\n` +
+      `   result, ${int(MEMORY_CALLS)} calls per run, median of ${memory.samples.length} runs)`,
   );
 }
