@@ -7,6 +7,10 @@ import type { Pricing } from './pricing.js';
  */
 export function priceKeyOf(pricing: Pricing | undefined, provider: string, answered: string, asked: string): string {
   if (provider === 'anthropic') return pricing?.[answered] !== undefined ? answered : asked;
-  const keys = [`${provider}/${answered}`, `${provider}/${asked}`, answered, asked];
-  return keys.find((key) => pricing?.[key] !== undefined) ?? `${provider}/${asked}`;
+  const askedKey = `${provider}/${asked}`;
+  // Without prices every key misses: the first three are not even built (this runs per request).
+  if (pricing === undefined) return askedKey;
+  const answeredKey = `${provider}/${answered}`;
+  for (const key of [answeredKey, askedKey, answered, asked]) if (pricing[key] !== undefined) return key;
+  return askedKey;
 }

@@ -27,7 +27,13 @@ import { reserveOrRaise } from './budget-suspend.js';
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
  * tools it asks for and send their results back, until it gives the final answer or `maxTurns`.
  */
-export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
+export function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
+  // A plain structured answer (no tools, no servers), the usual call, has nothing to connect or close.
+  if (call.settings.mcps.length === 0 && call.settings.tools.length === 0) return toolLoop(call, NO_HANDLERS);
+  return withTools(call);
+}
+
+async function withTools<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   const connections: McpConnection[] = [];
   try {
     if (call.settings.mcps.length > 0) {
@@ -39,12 +45,7 @@ export async function runModel<T>(call: PromptCall<T>): Promise<PromptOutcome<T>
         call.tree.emit({ type: 'mcpEvent', server: connection.server, phase: 'connected', duration: call.tree.now() - started });
       }
     }
-    const tools = call.settings.tools;
-    // No tools and no servers (a plain structured answer) skips building the index.
-    const handlers =
-      tools.length === 0 && connections.length === 0
-        ? NO_HANDLERS
-        : indexHandlers([...tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
+    const handlers = indexHandlers([...call.settings.tools.map(localHandler), ...connections.flatMap(mcpHandlers)]);
     return await toolLoop(call, handlers);
   } finally {
     for (const connection of connections) {

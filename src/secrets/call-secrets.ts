@@ -7,5 +7,7 @@ import { SecretMasker } from '../util/secret-masker.js';
  * values of its `env`. Read once per call.
  */
 export function callSecrets(workflow: Workflow | undefined, env: Readonly<Record<string, string>>): SecretMasker {
-  return SecretMasker.of([...redactedValues(workflow), ...Object.values(env)]);
+  const values = redactedValues(workflow);
+  for (const key in env) if (Object.hasOwn(env, key)) values.push(env[key] as string);
+  return values.length === 0 ? SecretMasker.NONE : SecretMasker.of(values);
 }

@@ -25,47 +25,63 @@ export function providerAdapter(model: LanguageModelLike): ModelAdapter {
   return adapter;
 }
 
+/**
+ * One request with its retries, on a signal linked to the run's (see request-signal.ts). One
+ * async frame for the whole request: this runs on every model call.
+ */
 async function send(model: LanguageModelLike, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
   const outer = context.tree.signal;
   const link = outer === undefined ? undefined : requestSignal(outer);
+  const options = providerCallOptions(params, link?.signal);
   try {
-    return await sendLinked(model, providerCallOptions(params, link?.signal), context);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        if (context.onText !== undefined) return toMessage(await stream(model, options, context.onText));
+        const result = await model.doGenerate(options);
+        refuseUnsupported(model, result.warnings);
+        return toMessage({
+          content: result.content,
+          finishReason: result.finishReason,
+          usage: result.usage,
+          id: result.response?.id,
+          modelId: result.response?.modelId ?? model.modelId,
+        });
+      } catch (error) {
+        const failure = failedAttempt(model, context, attempt, error);
+        if (failure !== undefined) throw failure;
+        await systemClock.sleep(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
+      }
+    }
   } finally {
     link?.release();
   }
 }
 
-async function sendLinked(model: LanguageModelLike, options: ProviderCallOptions, context: ModelRequestContext): Promise<Message> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const answer = context.onText === undefined ? await generate(model, options) : await stream(model, options, context.onText);
-      return toMessage(answer);
-    } catch (error) {
-      if (context.tree.signal?.aborted === true || error instanceof UsageError) throw error;
-      const status = statusOf(error);
-      // An answer came but cannot be read (not JSON, not a completion, a stream cut off after it
-      // began): like the native path, one MalformedResponseError, and never sent twice.
-      if (error instanceof UnreadableAnswer || (status !== null && status >= 200 && status < 300) || isAnswerShapeError(error)) {
-        const problem = error instanceof UnreadableAnswer ? error.message : errorMessage(error);
-        const message = `The ${providerName(model)} model answered but not with a readable answer: ${problem}.`;
-        context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status: status ?? 200, message });
-        throw new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, status ?? 200, undefined, problem, { cause: error });
-      }
-      context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
-      if (attempt <= MAX_RETRIES && retryable(error, status)) {
-        await systemClock.sleep(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
-        continue;
-      }
-      throw new ProviderApiError(
-        `Agent "${context.agentName}": ${providerName(model)} model "${model.modelId}" failed${status === null ? '' : ` with status ${status}`}: ${errorMessage(error)}`,
-        context.agentName,
-        providerName(model),
-        model.modelId,
-        status,
-        { cause: error },
-      );
-    }
+/**
+ * What a failed attempt comes to: the error to throw, or undefined to wait and try again. Every
+ * failure of the provider is an `apiError` event on the call's node.
+ */
+function failedAttempt(model: LanguageModelLike, context: ModelRequestContext, attempt: number, error: unknown): unknown {
+  if (context.tree.signal?.aborted === true || error instanceof UsageError) return error;
+  const status = statusOf(error);
+  // An answer came but cannot be read (not JSON, not a completion, a stream cut off after it
+  // began): like the native path, one MalformedResponseError, and never sent twice.
+  if (error instanceof UnreadableAnswer || (status !== null && status >= 200 && status < 300) || isAnswerShapeError(error)) {
+    const problem = error instanceof UnreadableAnswer ? error.message : errorMessage(error);
+    const message = `The ${providerName(model)} model answered but not with a readable answer: ${problem}.`;
+    context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status: status ?? 200, message });
+    return new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, status ?? 200, undefined, problem, { cause: error });
   }
+  context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
+  if (attempt <= MAX_RETRIES && retryable(error, status)) return undefined;
+  return new ProviderApiError(
+    `Agent "${context.agentName}": ${providerName(model)} model "${model.modelId}" failed${status === null ? '' : ` with status ${status}`}: ${errorMessage(error)}`,
+    context.agentName,
+    providerName(model),
+    model.modelId,
+    status,
+    { cause: error },
+  );
 }
 
 // The AI SDK's errors for an answer of the wrong shape (by name: the packages are not imported).
@@ -73,18 +89,6 @@ const ANSWER_SHAPE_ERRORS = new Set(['AI_JSONParseError', 'AI_TypeValidationErro
 
 function isAnswerShapeError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && ANSWER_SHAPE_ERRORS.has(String((error as { name?: unknown }).name));
-}
-
-async function generate(model: LanguageModelLike, options: ProviderCallOptions): Promise<ProviderAnswer> {
-  const result = await model.doGenerate(options);
-  refuseUnsupported(model, result.warnings);
-  return {
-    content: result.content,
-    finishReason: result.finishReason,
-    usage: result.usage,
-    id: result.response?.id,
-    modelId: result.response?.modelId ?? model.modelId,
-  };
 }
 
 /** Streams the answer's text as it arrives; the tool calls and usage come whole at the end. */
