@@ -32,15 +32,25 @@ describe('a provider model over real HTTP (@ai-sdk/openai-compatible against the
   });
 
   it('a request timeout set on the provider’s fetch is retried twice, each an apiError event, then a ProviderApiError', async () => {
-    // The server never answers in time: every attempt waits a minute, the fetch gives up after 100 ms.
+    // The server never answers in time: every attempt waits a minute, and the fetch times out once
+    // the server holds the request (on progress, not a clock: a busy machine cannot reorder it).
     const script = new ScriptedModel(() => json({ sum: 1 }, { delayMs: 60_000 }));
     const server = await serveChatCompletions(script);
+    const timingOut: typeof fetch = async (input, init) => {
+      const received = script.requests.length + 1;
+      const timeout = new AbortController();
+      let settled = false;
+      const answer = fetch(input, { ...init, signal: AbortSignal.any([...(init?.signal ? [init.signal] : []), timeout.signal]) });
+      void answer.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      while (!settled && script.requests.length < received) await new Promise((resolve) => setTimeout(resolve, 1));
+      timeout.abort(new DOMException('The request timed out.', 'TimeoutError'));
+      return answer;
+    };
     try {
-      const model = createOpenAICompatible({
-        name: 'local',
-        baseURL: server.baseURL,
-        fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.any([...(init?.signal ? [init.signal] : []), AbortSignal.timeout(100)]) }),
-      }).chatModel('m');
+      const model = createOpenAICompatible({ name: 'local', baseURL: server.baseURL, fetch: timingOut }).chatModel('m');
       const agent = createAgent({ name: 'slow', model });
       const events: WorkflowEvent[] = [];
       const wf = createWorkflow({ name: 'timeouts' }, (ctx) => ctx.step('ask', () => agent.prompt(createPrompt({ user: 'add', responseFormat: Sum }))));
