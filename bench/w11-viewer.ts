@@ -71,7 +71,7 @@ export async function runW11(): Promise<void> {
   try {
     for (const steps of SIZES) {
       const before = reader.bytes;
-      const [alone, read] = await measureInterleaved([() => runWith(quiet, steps), () => runWith(watched, steps)], { warmup: 1, runs: 5 });
+      const [alone, read] = await measureInterleaved([() => runWith(quiet, steps), () => runWith(watched, steps)], { warmup: 2, runs: 11 });
       if (alone === undefined || read === undefined) throw new Error('W11: a measurement is missing');
       const ratio = read.medianNs / alone.medianNs;
       const nodes = steps + steps / STEPS_PER_WORKFLOW + 1;
@@ -80,7 +80,7 @@ export async function runW11(): Promise<void> {
         fmtMs(alone.medianNs),
         fmtMs(read.medianNs),
         `${fixed2(ratio)}x`,
-        fmtBytes((reader.bytes - before) / 6),
+        fmtBytes((reader.bytes - before) / 13),
         recordRatio('W11', `page open, ${int(nodes)} nodes`, ratio, TARGET_RATIO),
       ]);
     }
