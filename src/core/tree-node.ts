@@ -26,8 +26,11 @@ export class TreeNode implements WorkflowNode {
   readonly id: string;
   parent: TreeNode | null = null;
   status: WorkflowStatus = 'idle';
-  /** False for steps declared with `trackTiming: false`: times are kept but not shown. */
-  timed = true;
+  /**
+   * The timed and pruned flags and a step's attempts, packed in one small integer: a long run
+   * keeps hundreds of thousands of nodes, and every field is 8 bytes on each of them.
+   */
+  private bits = TIMED;
   private begin: number | undefined = undefined;
   private end: number | undefined = undefined;
   private childList: TreeNode[] | null = null;
@@ -36,9 +39,7 @@ export class TreeNode implements WorkflowNode {
   // never has (logs, other events, a state snapshot) lives in `history`, allocated on first use.
   private startSeq = 0;
   private endSeq = 0;
-  private attempts = 0;
   private history: NodeHistory | null = null;
-  private prunedFlag = false;
 
   constructor(
     readonly kind: NodeKind,
@@ -48,6 +49,20 @@ export class TreeNode implements WorkflowNode {
     id: string = nextId(kind),
   ) {
     this.id = id;
+  }
+
+  /** False for steps declared with `trackTiming: false`: times are kept but not shown. */
+  get timed(): boolean {
+    return (this.bits & TIMED) !== 0;
+  }
+
+  set timed(timed: boolean) {
+    this.bits = timed ? this.bits | TIMED : this.bits & ~TIMED;
+  }
+
+  /** A step's attempts, kept only with its end kept as its id. */
+  private get attempts(): number {
+    return this.bits >>> ATTEMPTS_SHIFT;
   }
 
   get startTime(): number | undefined {
@@ -174,7 +189,7 @@ export class TreeNode implements WorkflowNode {
 
   /** True once retention removed this node from its parent's list. */
   get pruned(): boolean {
-    return this.prunedFlag;
+    return (this.bits & PRUNED) !== 0;
   }
 
   recordEvent(event: WorkflowEvent): void {
@@ -191,7 +206,7 @@ export class TreeNode implements WorkflowNode {
     }
     if (max > 0 && this.endSeq === 0 && this.isOwnEnd(event) && (this.kind !== 'workflow' || this.hasRoom(max))) {
       this.endSeq = event.id;
-      if (event.type === 'stepEnd') this.attempts = event.attempts;
+      if (event.type === 'stepEnd') this.bits = (this.bits & LOW_BITS) | (event.attempts << ATTEMPTS_SHIFT);
       return;
     }
     this.keep(event, max);
@@ -245,7 +260,15 @@ export class TreeNode implements WorkflowNode {
     if (this.kind === 'workflow') {
       return event.type === 'workflowEnd' && event.name === this.name && event.status === this.status && event.duration === (this.duration ?? 0);
     }
-    return event.type === 'stepEnd' && event.name === this.name && event.status === this.status && event.duration === this.duration;
+    return (
+      event.type === 'stepEnd' &&
+      event.name === this.name &&
+      event.status === this.status &&
+      event.duration === this.duration &&
+      Number.isInteger(event.attempts) &&
+      event.attempts >= 0 &&
+      event.attempts <= MAX_PACKED_ATTEMPTS
+    );
   }
 
   private isOwn(event: WorkflowEvent): boolean {
@@ -379,7 +402,7 @@ export class TreeNode implements WorkflowNode {
       if (excess > 0 && isPrunable(node)) {
         excess -= 1;
         pruned += 1;
-        node.prunedFlag = true;
+        node.bits |= PRUNED;
         // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
         if (node.history !== null || node.childList !== null) history.prunedAttrs = node.foldSubtreeInto(history.prunedAttrs);
         continue;
@@ -416,6 +439,14 @@ export class TreeNode implements WorkflowNode {
     return into;
   }
 }
+
+// The layout of `bits`: timed, pruned, then a step's attempts.
+const TIMED = 0b01;
+const PRUNED = 0b10;
+const LOW_BITS = 0b11;
+const ATTEMPTS_SHIFT = 2;
+/** Attempts beyond this (never in practice) keep the step's end as an event: the integer stays small. */
+const MAX_PACKED_ATTEMPTS = 2 ** 24;
 
 type AttrMap = Map<NodeKey<unknown>, unknown>;
 
