@@ -59,7 +59,8 @@ export async function runW7(): Promise<void> {
   console.log(
     `  worst batch ${fixed2(worst)}x the first (target ≤ ${TARGET_RATIO}x: ${recordRatio('W7', 'worst batch vs batch 1', worst, TARGET_RATIO)}); ` +
       `children the parent's node keeps at the end: ${int(kept)} (retention default 1,000 + batch slack)\n` +
-      `  heap kept per child the parent holds (growth over the run / children kept): ${fmtBytes((heaps[heaps.length - 1] as number - heapBefore) / Math.max(1, kept))}`,
+      `  heap kept per child the parent holds (growth over the run / children kept): ${fmtBytes((heaps[heaps.length - 1] as number - heapBefore) / Math.max(1, kept))}; ` +
+      `per child spawned (growth / ${int(BATCHES * PER_BATCH)}, info): ${fmtBytes((heaps[heaps.length - 1] as number - heapBefore) / (BATCHES * PER_BATCH))}`,
   );
   // Retained heap of a whole finished run (median of 5 after 2 warm-ups), per child: the bytes
   // against the target as a ratio, since the harness's targets are ratios.
