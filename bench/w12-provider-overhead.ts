@@ -26,28 +26,23 @@ import {
 } from 'groundswell';
 import { ScriptedModel, serveChatCompletions, type ChatCompletionsServer } from 'groundswell/testing';
 import { ANSWER_STEP, dataBytes, makeTriageSchema, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER, type TriageSchema } from './agent-fixtures.js';
-import { alternate, callPairs, pairedRatio, STALL_FACTOR, type CallPairs } from './call-pairs.js';
+import { alternate, callPairs, STALL_FACTOR, type CallPairs } from './call-pairs.js';
+import { pairRows } from './pair-rows.js';
 import {
-  elapsedNs,
-  fixed2,
   fmtBytes,
   fmtUs,
   forceGc,
   int,
   measure,
-  median,
-  now,
-  recordRatio,
   section,
   table,
   type Measurement,
 } from './harness.js';
 
-// Each call is a real loopback HTTP round trip (1–4 ms on these machines), so fewer calls per round than W6
-// and more rounds: a round stays about a second, and the median has more rounds to pick from.
+// Each call is a real loopback HTTP round trip (about 1 ms here): 15 rounds of 500 pairs, each
+// round on a fresh server so recorded requests never pile up.
 const CALLS = 500;
 const WARMUP = 1;
-// 15 rounds: on a shared machine one round moves by ±20%, and the median needs enough of them.
 const RUNS = 15;
 /** Calls per run of the in-memory row (info): no HTTP, so many more fit in the same time. */
 const MEMORY_CALLS = 5_000;
@@ -191,28 +186,14 @@ export async function runW12(): Promise<void> {
   const memoryWf = createWorkflow<Measurement>('w12-in-memory', (ctx) => ctx.step('calls', () => inMemory(fx, model)));
   const memory = await memoryWf.run().finally(() => server.close());
 
-  const rows: string[][] = [];
-  const stalls: string[] = [];
-  for (const [where, pairs] of [
-    ['outside a workflow', outside],
-    ['inside a workflow step', inside],
-  ] as const) {
-    const result = pairedRatio(pairs);
-    const target = where === 'inside a workflow step';
-    rows.push([
-      `${where}: agent.prompt()${target ? '' : ' (info)'}`,
-      fmtUs(result.workloadMedianNs),
-      `${fixed2(result.ratio)}x`,
-      `${fixed2(result.rawRatio)}x`,
-      target ? `≤ ${fixed2(TARGET_RATIO)}x` : '-',
-      target ? recordRatio('W12', 'agent.prompt() on a provider model in a workflow vs doGenerate()', result.ratio, TARGET_RATIO) : '-',
-    ]);
-    rows.push([`${where}: FLOOR: model.doGenerate(), same call options`, fmtUs(result.floorMedianNs), '1.00x', '-', '-', '-']);
-    stalls.push(
-      `${where}: ${int(result.stalledWorkload)} agent and ${int(result.stalledFloor)} floor calls of ${int(result.pairs)} pairs left out, ` +
-        `${int(result.gcWorkload)} and ${int(result.gcFloor)} kept as GC pauses`,
-    );
-  }
+  const floor = 'model.doGenerate(), same call options';
+  const { rows, stalls } = pairRows(
+    [
+      { where: 'outside a workflow', pairs: outside, floor, gated: false },
+      { where: 'inside a workflow step', pairs: inside, floor, gated: true },
+    ],
+    { workload: 'W12', measurement: 'agent.prompt() on a provider model in a workflow vs doGenerate()', target: TARGET_RATIO },
+  );
   rows.push(['inside a workflow step: agent.prompt(), doGenerate answering in memory (info)', fmtUs(memory.medianNs / MEMORY_CALLS), '-', '-', '-', '-']);
   console.log(
     table(['variant', 'median/call', 'vs doGenerate()', 'all calls (info)', 'target', 'status'], rows, ['left', 'right', 'right', 'right', 'right', 'left']),

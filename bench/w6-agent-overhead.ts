@@ -13,8 +13,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { createAgent, createPrompt, createWorkflow, type Agent, type Prompt, type WorkflowObserver } from 'groundswell';
 import { ScriptedModel } from 'groundswell/testing';
 import { ANSWER_STEP, dataBytes, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER, type TriageSchema } from './agent-fixtures.js';
-import { alternate, callPairs, pairedRatio, STALL_FACTOR, type CallPairs } from './call-pairs.js';
-import { fixed2, fmtBytes, fmtUs, forceGc, int, measure, section, table, recordRatio, type Measurement } from './harness.js';
+import { alternate, callPairs, STALL_FACTOR, type CallPairs } from './call-pairs.js';
+import { fmtBytes, fmtUs, forceGc, int, measure, section, table, type Measurement } from './harness.js';
+import { pairRows } from './pair-rows.js';
 
 const CALLS = 1_000;
 const WARMUP = 1;
@@ -106,28 +107,13 @@ export async function runW6(): Promise<void> {
   const inside = await wf.run();
   const parse = await parseAndValidate(fx.schema);
 
-  const rows: string[][] = [];
-  const stalls: string[] = [];
-  for (const [where, pairs, floorLabel] of [
-    ['outside a workflow', outside, 'client.messages.create(), same request'],
-    ['inside a workflow step', inside, "client.messages.create(), same request, the run's signal"],
-  ] as const) {
-    const result = pairedRatio(pairs);
-    const target = where === 'inside a workflow step';
-    rows.push([
-      `${where}: agent.prompt()${target ? '' : ' (info)'}`,
-      fmtUs(result.workloadMedianNs),
-      `${fixed2(result.ratio)}x`,
-      `${fixed2(result.rawRatio)}x`,
-      target ? `≤ ${fixed2(TARGET_RATIO)}x` : '-',
-      target ? recordRatio('W6', 'agent.prompt() in a workflow vs messages.create()', result.ratio, TARGET_RATIO) : '-',
-    ]);
-    rows.push([`${where}: FLOOR: ${floorLabel}`, fmtUs(result.floorMedianNs), '1.00x', '-', '-', '-']);
-    stalls.push(
-      `${where}: ${int(result.stalledWorkload)} agent and ${int(result.stalledFloor)} floor calls of ${int(result.pairs)} pairs left out, ` +
-        `${int(result.gcWorkload)} and ${int(result.gcFloor)} kept as GC pauses`,
-    );
-  }
+  const { rows, stalls } = pairRows(
+    [
+      { where: 'outside a workflow', pairs: outside, floor: 'client.messages.create(), same request', gated: false },
+      { where: 'inside a workflow step', pairs: inside, floor: "client.messages.create(), same request, the run's signal", gated: true },
+    ],
+    { workload: 'W6', measurement: 'agent.prompt() in a workflow vs messages.create()', target: TARGET_RATIO },
+  );
   rows.push(['JSON.parse + schema.safeParse of the answer text alone (info)', fmtUs(parse.medianNs / PARSE_CALLS), '-', '-', '-', '-']);
   console.log(
     table(['variant', 'median/call', 'vs create()', 'all calls (info)', 'target', 'status'], rows, ['left', 'right', 'right', 'right', 'right', 'left']),
