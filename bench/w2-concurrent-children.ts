@@ -31,7 +31,12 @@ const TARGET_MS = 25;
 const TARGET_RATIO = 3;
 /** Per-child cost flat within 1.3× from 250 to 2,000 children. */
 const TARGET_LINEAR = 1.3;
-const SCALE_RUNS = 7;
+const SCALE_RUNS = 11;
+/**
+ * Rounds of the main comparison. A round is ~40 ms, and on this shared VM one in three moves by
+ * a quarter (min 33 ms, max 55 ms in one run): 21 cost two seconds and steady the median.
+ */
+const MAIN_RUNS = 21;
 const LARGEST = 2_000;
 
 /** A measurement of `reps` roots in a row, as the time of one. */
@@ -144,7 +149,7 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
     () => runRoot(new TaskRoot(CHILDREN)),
     () => runRoot(spawnRoot(CHILDREN)),
     () => floorRun(CHILDREN),
-  ])) as [Measurement, Measurement, Measurement];
+  ], { runs: MAIN_RUNS })) as [Measurement, Measurement, Measurement];
   const eventsPerRun = events / (2 * (task.samples.length + DEFAULT_WARMUP));
 
   const row = (label: string, m: Measurement, target: boolean): string[] => {
