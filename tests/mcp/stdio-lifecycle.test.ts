@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,16 @@ async function startedPids(pidFile: string): Promise<SlowStartPids> {
       return pids;
     }
     await nextTick();
+  }
+}
+
+/** A process's state letter from /proc (R, S, Z...), or why there is none: for a failure's message. */
+function processState(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return `state ${stat.charAt(stat.lastIndexOf(')') + 2)}`;
+  } catch {
+    return isAlive(pid) ? 'alive' : 'gone';
   }
 }
 
@@ -83,14 +93,24 @@ describe.concurrent('a stdio MCP server still starting', { timeout: 30_000 }, ()
   });
 
   for (const how of ['exit', 'throw'] as const) {
-    it(`is killed with its own children when the host process ends (${how === 'exit' ? 'process.exit()' : 'an uncaught error'})`, async () => {
+    it(`is killed with its own children when the host process ends (${how === 'exit' ? 'process.exit()' : 'an uncaught error'})`, async ({ onTestFailed }) => {
       const pidFile = join(dir, `host-${files++}.json`);
+      // A hang shows only as the timeout: say which wait it was in and what the processes were.
+      let waiting = 'the host to exit';
+      let host: ReturnType<typeof execFile> | undefined;
+      onTestFailed(() => {
+        const pids = readPids(pidFile);
+        const state = pids === undefined ? 'no pid file' : `server ${pids.server} ${processState(pids.server)}, helper ${pids.helper} ${processState(pids.helper)}`;
+        console.error(`stdio-lifecycle (${how}): waiting for ${waiting}; host pid ${host?.pid ?? '-'} exit code ${host?.exitCode ?? 'none'}; ${state}`);
+      });
       const code = await new Promise<number | null>((resolve) => {
-        const host = execFile(process.execPath, ['--import', 'tsx', 'exiting-host.mjs', pidFile, how], { cwd: FIXTURES });
+        host = execFile(process.execPath, ['--import', 'tsx', 'exiting-host.mjs', pidFile, how], { cwd: FIXTURES });
         host.on('exit', (exitCode) => resolve(exitCode));
       });
       expect(code).toBe(how === 'exit' ? 0 : 1);
+      waiting = 'the pid file';
       const pids = await startedPids(pidFile);
+      waiting = 'the server and its helper to end';
       await gone(pids);
     });
   }
