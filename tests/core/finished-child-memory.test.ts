@@ -67,4 +67,30 @@ describe('what a finished child workflow keeps', () => {
     const ends = wf.node.events.filter((e) => e.type === 'workflowEnd');
     expect(ends).toEqual(rec.events.filter((e) => e.type === 'workflowEnd'));
   });
+
+  it("a step's node rebuilds its end with the attempts it took, and an untimed step stays untimed", async () => {
+    let calls = 0;
+    const wf = createWorkflow({ name: 'retried' }, async (ctx) => {
+      await ctx.step(
+        'flaky',
+        () => {
+          calls += 1;
+          if (calls < 3) throw new Error(`attempt ${calls} failed`);
+          return calls;
+        },
+        { retry: { maxAttempts: 3, backoffMs: 0 } },
+      );
+      await ctx.step('untimed', () => 1, { trackTiming: false });
+    });
+    const rec = record(wf);
+    await wf.run();
+    const [flaky, untimed] = wf.node.children;
+    const liveEnd = rec.events.find((e) => e.type === 'stepEnd' && e.nodeId === flaky?.id);
+    expect(liveEnd).toMatchObject({ attempts: 3, status: 'completed' });
+    expect(flaky?.events.filter((e) => e.type === 'stepEnd')).toEqual([liveEnd]);
+    expect(flaky?.status).toBe('completed');
+    expect(untimed?.startTime).toBeUndefined();
+    expect(untimed?.duration).toBeUndefined();
+    expect(untimed?.events.filter((e) => e.type === 'stepEnd')).toEqual(rec.events.filter((e) => e.type === 'stepEnd' && e.nodeId === untimed?.id));
+  });
 });
