@@ -48,7 +48,7 @@ async function send(model: LanguageModelLike, params: MessageCreateParamsNonStre
         });
       } catch (error) {
         const failure = failedAttempt(model, context, attempt, error);
-        if (failure !== undefined) throw failure;
+        if (failure !== RETRY) throw failure;
         await systemClock.sleep(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
       }
     }
@@ -57,9 +57,12 @@ async function send(model: LanguageModelLike, params: MessageCreateParamsNonStre
   }
 }
 
+/** `failedAttempt`'s answer for "wait and try again" (a thrown value may be anything, undefined too). */
+const RETRY = Symbol('retry');
+
 /**
- * What a failed attempt comes to: the error to throw, or undefined to wait and try again. Every
- * failure of the provider is an `apiError` event on the call's node.
+ * What a failed attempt comes to: the error to throw, or RETRY. Every failure of the provider is
+ * an `apiError` event on the call's node.
  */
 function failedAttempt(model: LanguageModelLike, context: ModelRequestContext, attempt: number, error: unknown): unknown {
   if (context.tree.signal?.aborted === true || error instanceof UsageError) return error;
@@ -73,7 +76,7 @@ function failedAttempt(model: LanguageModelLike, context: ModelRequestContext, a
     return new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, status ?? 200, undefined, problem, { cause: error });
   }
   context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
-  if (attempt <= MAX_RETRIES && retryable(error, status)) return undefined;
+  if (attempt <= MAX_RETRIES && retryable(error, status)) return RETRY;
   return new ProviderApiError(
     `Agent "${context.agentName}": ${providerName(model)} model "${model.modelId}" failed${status === null ? '' : ` with status ${status}`}: ${errorMessage(error)}`,
     context.agentName,
