@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, WorkflowCancelledError } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { connectMcp } from 'groundswell/mcp';
-import { isAlive } from './fixtures/echo-server-config.js';
+import { isAlive, processState } from './fixtures/echo-server-config.js';
 import { readPids, slowStartServerConfig, type SlowStartPids } from './fixtures/slow-start-server-config.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
@@ -30,14 +30,11 @@ async function startedPids(pidFile: string): Promise<SlowStartPids> {
   }
 }
 
-/** A process's state letter from /proc (R, S, Z...), or why there is none: for a failure's message. */
-function processState(pid: number): string {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return `state ${stat.charAt(stat.lastIndexOf(')') + 2)}`;
-  } catch {
-    return isAlive(pid) ? 'alive' : 'gone';
-  }
+/** How a process stands, for a failure's message. */
+function describeProcess(pid: number): string {
+  const state = processState(pid);
+  if (state !== undefined) return `state ${state}`;
+  return isAlive(pid) ? 'alive' : 'gone';
 }
 
 /** Waits until neither process is left; the test's timeout is the only bound. */
@@ -100,7 +97,7 @@ describe.concurrent('a stdio MCP server still starting', { timeout: 30_000 }, ()
       let host: ReturnType<typeof execFile> | undefined;
       onTestFailed(() => {
         const pids = readPids(pidFile);
-        const state = pids === undefined ? 'no pid file' : `server ${pids.server} ${processState(pids.server)}, helper ${pids.helper} ${processState(pids.helper)}`;
+        const state = pids === undefined ? 'no pid file' : `server ${pids.server} ${describeProcess(pids.server)}, helper ${pids.helper} ${describeProcess(pids.helper)}`;
         console.error(`stdio-lifecycle (${how}): waiting for ${waiting}; host pid ${host?.pid ?? '-'} exit code ${host?.exitCode ?? 'none'}; ${state}`);
       });
       const code = await new Promise<number | null>((resolve) => {
