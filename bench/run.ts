@@ -11,6 +11,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { assertBuiltPackage, ensureDist } from './built-package.js';
 import { elapsedNs, environment, fmtX, GC_AVAILABLE, now, ratioResults, section, table, verdict, type RatioResult } from './harness.js';
 import { baselineW1, runW1 } from './w1-sequential-steps.js';
 import { baselineW2, runW2 } from './w2-concurrent-children.js';
@@ -125,8 +126,10 @@ function summary(start: bigint): void {
 
 const one = process.env[ONE];
 if (one === undefined) {
+  ensureDist();
   await runEach(selected());
 } else {
+  assertBuiltPackage();
   await runWorkload(one as Workload);
   console.log(RATIOS_LINE + JSON.stringify(ratioResults));
 }

@@ -7,15 +7,14 @@
  * and MCP SDKs and zod must load only on first use of an agent or MCP server.
  * Target: ≤ 1.5× bare Node in both time and memory.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { DIST_ENTRY, ensureDist, ROOT } from './built-package.js';
 import { elapsedNs, fixed1, fmtBytes, fmtMs, fmtX, median, now, recordRatio, section, table } from './harness.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST_ENTRY = join(ROOT, 'dist', 'index.js');
 const RUNS = 11;
 const WARMUP = 1;
 /** ≤ 1.5× bare Node's start time and memory. */
@@ -39,29 +38,6 @@ interface Sample {
 /** Printed by every child as its last act. */
 const REPORT =
   'process.stdout.write(JSON.stringify({ rss: process.resourceUsage().maxRSS * 1024, ready: performance.now() }))';
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** dist/ as `npm run build` makes it, rebuilt when missing or older than any file in src/. */
-function ensureDist(): void {
-  let built = 0;
-  try {
-    built = statSync(DIST_ENTRY).mtimeMs;
-  } catch {
-    built = 0;
-  }
-  if (built > newestMtime(join(ROOT, 'src'))) return;
-  console.log(`  (dist/ ${built === 0 ? 'missing' : 'older than src/'}: running npm run build first)`);
-  const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
-  if (result.status !== 0) throw new Error(`W8: npm run build failed\n${result.stdout}\n${result.stderr}`);
-}
 
 function runChild(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ wallNs: number; stdout: string }> {
   return new Promise((resolve, reject) => {
