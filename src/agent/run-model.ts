@@ -2,6 +2,10 @@ import type { ContentBlock, Message, MessageCreateParamsNonStreaming, MessagePar
 import { loadMcpRuntime } from '../mcp/load-mcp-runtime.js';
 import type { McpConnection } from '../mcp/mcp-connection.js';
 import type { TokenUsage } from '../types/usage.js';
+import type { ModelRequestEvent } from '../types/events.js';
+import type { TreeNode } from '../core/tree-node.js';
+import type { Workflow } from '../core/workflow.js';
+import { nextEventId } from '../util/ids.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
 import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
@@ -179,21 +183,18 @@ function adapterFor<T>(call: PromptCall<T>, override: RequestOverride['model'], 
 /** One `modelRequest` event on the call's node: what a tracer shows as one model request. */
 function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, requestModel: string, sentAt: number, response: Message, usage: TokenUsage): void {
   const now = call.tree.now();
-  call.tree.emit(
-    {
-      type: 'modelRequest',
-      agentName: call.agentName,
-      ...(provider !== 'anthropic' ? { provider } : {}),
-      turn,
-      requestModel,
-      model: response.model,
-      startTime: sentAt,
-      duration: now - sentAt,
-      stopReason: response.stop_reason,
-      usage,
-    },
-    now,
-  );
+  const workflow = call.tree.workflow as Workflow;
+  const node = call.tree.node as TreeNode;
+  const agentName = call.agentName;
+  const model = response.model;
+  const duration = now - sentAt;
+  const stopReason = response.stop_reason;
+  // Built whole, ids first as emit() orders them (see the tree interceptor): kept on every call's node.
+  const event: ModelRequestEvent =
+    provider === 'anthropic'
+      ? { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp: now, type: 'modelRequest', agentName, turn, requestModel, model, startTime: sentAt, duration, stopReason, usage }
+      : { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp: now, type: 'modelRequest', agentName, provider, turn, requestModel, model, startTime: sentAt, duration, stopReason, usage };
+  workflow.dispatch(node, event);
 }
 
 function isToolUse(block: ContentBlock): block is ToolUseBlock {

@@ -154,13 +154,35 @@ export class TreeNode implements WorkflowNode {
 
   /** A feature's value on this node (see `createNodeKey`); undefined when never set. */
   getAttr<T>(key: NodeKey<T>): T | undefined {
-    return this.history?.attrs?.get(key) as T | undefined;
+    const history = this.history;
+    if (history === null) return undefined;
+    return (history.soleKey === key ? history.soleValue : history.attrs?.get(key)) as T | undefined;
   }
 
-  /** Sets (or, with undefined, removes) a feature's value on this node. */
+  /**
+   * Sets (or, with undefined, removes) a feature's value on this node. The first key lives in the
+   * history itself, a map only from the second: most nodes with a value hold one (an agent
+   * call's usage), and a map is ~180 bytes on every one of them.
+   */
   setAttr<T>(key: NodeKey<T>, value: T | undefined): void {
-    if (value === undefined) this.history?.attrs?.delete(key);
-    else (this.record().attrs ??= new Map()).set(key, value);
+    if (value === undefined) {
+      const history = this.history;
+      if (history === null) return;
+      if (history.soleKey === key) {
+        history.soleKey = null;
+        history.soleValue = undefined;
+      } else {
+        history.attrs?.delete(key);
+      }
+      return;
+    }
+    const history = this.record();
+    // The sole slot is taken only while no map exists, so export order stays the order keys were set.
+    if (history.soleKey === key) history.soleValue = value;
+    else if (history.soleKey === null && (history.attrs === null || history.attrs.size === 0)) {
+      history.soleKey = key;
+      history.soleValue = value;
+    } else (history.attrs ??= new Map()).set(key, value);
   }
 
   /** What the `merge` of `key` folded in from pruned children's subtrees; undefined when nothing. */
@@ -282,6 +304,8 @@ export class TreeNode implements WorkflowNode {
   private record(): NodeHistory {
     return (this.history ??= {
       state: null,
+      soleKey: null,
+      soleValue: undefined,
       attrs: null,
       firstEvent: null,
       secondEvent: null,
@@ -360,7 +384,7 @@ export class TreeNode implements WorkflowNode {
       dropped: this.dropped,
       children: [],
     };
-    if (this.history?.attrs) exportAttrs(this.history.attrs, out);
+    if (this.history !== null) exportAttrs(this.history, out);
     if (this.startTime !== undefined) out.startTime = this.startTime;
     if (this.endTime !== undefined) out.endTime = this.endTime;
     const duration = this.duration;
@@ -434,6 +458,7 @@ export class TreeNode implements WorkflowNode {
   private foldOwnInto(into: AttrMap | null): AttrMap | null {
     const history = this.history;
     if (history === null) return into;
+    if (history.soleKey !== null) into = mergeOne(into, history.soleKey, history.soleValue);
     if (history.attrs !== null) into = mergeInto(into, history.attrs);
     if (history.prunedAttrs !== null) into = mergeInto(into, history.prunedAttrs);
     return into;
@@ -450,9 +475,13 @@ const MAX_PACKED_ATTEMPTS = 2 ** 24;
 
 type AttrMap = Map<NodeKey<unknown>, unknown>;
 
-/** Values of exported keys, under their names. */
-function exportAttrs(attrs: AttrMap, out: SerializedNode): void {
-  for (const [key, value] of attrs) if (key.exportAs !== undefined) (out as unknown as Record<string, unknown>)[key.exportAs] = exported(key, value);
+/** Values of exported keys, under their names, in the order they were set. */
+function exportAttrs(history: NodeHistory, out: SerializedNode): void {
+  const target = out as unknown as Record<string, unknown>;
+  const sole = history.soleKey;
+  if (sole?.exportAs !== undefined) target[sole.exportAs] = exported(sole, history.soleValue);
+  if (history.attrs === null) return;
+  for (const [key, value] of history.attrs) if (key.exportAs !== undefined) target[key.exportAs] = exported(key, value);
 }
 
 /** What a key's value is exported as: its `exportValue` of it (a live ledger's snapshot), or the value. */
@@ -462,13 +491,17 @@ function exported(key: NodeKey<unknown>, value: unknown): unknown {
 
 /** `into` with every mergeable value of `from` folded in (created when needed). */
 function mergeInto(into: AttrMap | null, from: AttrMap): AttrMap | null {
-  for (const [key, value] of from) {
-    const merge = key.merge;
-    if (merge === undefined) continue;
-    into ??= new Map();
-    const kept = into.get(key);
-    into.set(key, kept === undefined ? value : merge(kept, value));
-  }
+  for (const [key, value] of from) into = mergeOne(into, key, value);
+  return into;
+}
+
+/** `into` with `value` of `key` folded in when the key merges (created when needed). */
+function mergeOne(into: AttrMap | null, key: NodeKey<unknown>, value: unknown): AttrMap | null {
+  const merge = key.merge;
+  if (merge === undefined) return into;
+  into ??= new Map();
+  const kept = into.get(key);
+  into.set(key, kept === undefined ? value : merge(kept, value));
   return into;
 }
 
@@ -481,7 +514,10 @@ function isPrunable(node: TreeNode): boolean {
 
 interface NodeHistory {
   state: StateSnapshot | null;
-  /** Features' values by key (`getAttr`/`setAttr`). */
+  /** The first feature value set on the node, by its key (`getAttr`/`setAttr`). */
+  soleKey: NodeKey<unknown> | null;
+  soleValue: unknown;
+  /** Further features' values by key, once a second key is set. */
   attrs: AttrMap | null;
   firstEvent: WorkflowEvent | null;
   secondEvent: WorkflowEvent | null;

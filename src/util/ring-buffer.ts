@@ -18,8 +18,12 @@ export class RingBuffer<T> {
       this.dropped += 1;
       return;
     }
-    if (this.items.length < this.capacity) {
-      this.items.push(item);
+    const length = this.items.length;
+    if (length < this.capacity) {
+      // A first item gets an array of one, not the 17 slots a push into `[]` reserves: most
+      // rings (a node's third event, its first log) never hold a second.
+      if (length === 0) this.items = [item];
+      else this.items.push(item);
       return;
     }
     this.items[this.start] = item;

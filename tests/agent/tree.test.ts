@@ -120,6 +120,27 @@ describe('an agent call inside ctx.step', () => {
     model.assertComplete();
   });
 
+  it('its start, request and end events carry their ids first, in one field order, the same live and on the node', async () => {
+    const clock = new FakeClock();
+    const model = addThenAnswer();
+    const agent = createAgent({ name: 'calc', ...(await agentModel(model, { model: MODEL })), tools: [slowAdd(clock, 250)] });
+    const run = await runInStep(() => agent.prompt(createPrompt({ user: 'What is 2+3?', responseFormat: SumAnswer })), { clock });
+    const promptNode = onlyChild(run.step, 'agentPrompt');
+    const live = run.recording.events.filter((e) => e.nodeId === promptNode.id && e.type !== 'toolInvocation');
+    expect(live.map((e) => e.type)).toEqual(['agentPromptStart', 'modelRequest', 'modelRequest', 'agentPromptEnd']);
+    const ids = ['id', 'nodeId', 'workflowId', 'timestamp', 'type', 'agentName'];
+    const provider = providerPath ? ['provider'] : [];
+    expect(Object.keys(live[0] ?? {})).toEqual([...ids, 'model', 'promptId', ...provider]);
+    expect(Object.keys(live[1] ?? {})).toEqual([...ids, ...provider, 'turn', 'requestModel', 'model', 'startTime', 'duration', 'stopReason', 'usage']);
+    expect(Object.keys(live[3] ?? {})).toEqual([...ids, 'model', 'promptId', 'status', 'duration', 'stopReason', 'usage', 'turns', 'cached', 'output']);
+    // Ids increase in the order the events happened; the node keeps the very events observers saw.
+    expect(live.map((e) => e.id)).toEqual([...live.map((e) => e.id)].sort((x, y) => x - y));
+    expect(promptNode.events.filter((e) => e.type !== 'toolInvocation')).toEqual(live);
+    expect(live[1]).toMatchObject({ turn: 1, duration: 0, stopReason: 'tool_use' });
+    expect(live[3]).toMatchObject({ status: 'completed', duration: 250, turns: 2, cached: false, output: '{"sum":5}' });
+    model.assertComplete();
+  });
+
   it('puts a toolInvocation event on each toolCall node', async () => {
     const clock = new FakeClock();
     const model = new ScriptedModel([

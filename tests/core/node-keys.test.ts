@@ -87,4 +87,45 @@ describe('node keys', () => {
     expect(usageRollup(parent).get(parent)).toEqual(whole);
     expect(WorkflowTreeDebugger.fromJSON(text).getStats().usage).toEqual(whole);
   });
+  it('a node holding several keys exports them in the order they were set, through removals and re-sets', () => {
+    const keys = ['a', 'b', 'c'].map((name) => createNodeKey<string>(name, { exportAs: name }));
+    const [a, b, c] = keys as [(typeof keys)[0], (typeof keys)[0], (typeof keys)[0]];
+    const exportedKeys = (node: TreeNode): string[] => Object.keys(node.toJSON()).filter((key) => ['a', 'b', 'c'].includes(key));
+    const node = new TreeNode('step', 'n', owner);
+    node.setAttr(a, '1');
+    node.setAttr(b, '2');
+    expect(exportedKeys(node)).toEqual(['a', 'b']);
+    // The first key removed and set again comes after the ones still held, as with any map.
+    node.setAttr(a, undefined);
+    expect(node.getAttr(a)).toBeUndefined();
+    expect(exportedKeys(node)).toEqual(['b']);
+    node.setAttr(a, '3');
+    node.setAttr(c, '4');
+    expect(exportedKeys(node)).toEqual(['b', 'a', 'c']);
+    expect([node.getAttr(a), node.getAttr(b), node.getAttr(c)]).toEqual(['3', '2', '4']);
+    // Overwriting keeps a key's place.
+    node.setAttr(b, '5');
+    expect(exportedKeys(node)).toEqual(['b', 'a', 'c']);
+    expect(node.toJSON()).toMatchObject({ a: '3', b: '5', c: '4' });
+    // Emptied, the node takes a key again from the start.
+    for (const key of keys) node.setAttr(key, undefined);
+    expect(exportedKeys(node)).toEqual([]);
+    node.setAttr(c, '6');
+    node.setAttr(a, '7');
+    expect(exportedKeys(node)).toEqual(['c', 'a']);
+  });
+
+  it('a pruned child holding one merged key and one plain key folds only the merged one into its parent', () => {
+    const counted = createNodeKey<number>('count', { merge: (a, b) => a + b });
+    const plain = createNodeKey<string>('label');
+    const parent = new TreeNode('workflow', 'root', owner);
+    for (let i = 0; i < 19; i += 1) {
+      const child = finishedChild(parent, `s${i}`);
+      // The plain key first: the merged one is then the node's second key.
+      child.setAttr(plain, `s${i}`);
+      child.setAttr(counted, 2);
+    }
+    expect(parent.getDroppedAttr(counted)).toBe(34);
+    expect(parent.getDroppedAttr(plain)).toBeUndefined();
+  });
 });

@@ -1,4 +1,7 @@
+import type { TreeNode } from '../../core/tree-node.js';
+import type { Workflow } from '../../core/workflow.js';
 import { isDeepFrozen } from '../../util/deep-freeze.js';
+import { nextEventId } from '../../util/ids.js';
 import { serializeError } from '../../util/serialize-error.js';
 import { ZERO_USAGE } from '../../util/usage.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
@@ -26,12 +29,20 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
   const { agentName, promptId } = call;
   const ancestry = call.plan.goalAncestry;
   const provider = call.model.provider;
-  // The usual start (Anthropic, no ancestry) is one literal, without spreads of empty objects.
-  if (provider === 'anthropic' && !hasLevels(ancestry)) tree.emit({ type: 'agentPromptStart', agentName, model: call.plan.model, promptId });
-  else tree.emit({ type: 'agentPromptStart', agentName, model: call.plan.model, promptId, ...(provider !== 'anthropic' ? { provider } : {}), ...(hasLevels(ancestry) ? { goalAncestry: ancestry } : {}) });
+  const workflow = tree.workflow as Workflow;
+  const node = tree.node as TreeNode;
+  // The usual start (Anthropic, no ancestry) and end are built whole, ids first as emit() orders
+  // them: every agent call keeps them on its node, and a spread into an event puts its fields
+  // out of the object (a property array each) and costs a slower copy.
+  if (provider === 'anthropic' && !hasLevels(ancestry)) {
+    const timestamp = workflow.clock.now();
+    workflow.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp, type: 'agentPromptStart', agentName, model: call.plan.model, promptId });
+  } else {
+    tree.emit({ type: 'agentPromptStart', agentName, model: call.plan.model, promptId, ...(provider !== 'anthropic' ? { provider } : {}), ...(hasLevels(ancestry) ? { goalAncestry: ancestry } : {}) });
+  }
   try {
     const outcome = withTotals(call, await next(call));
-    if (tree.node) tree.node.setAttr(NODE_USAGE, outcome.usage);
+    node.setAttr(NODE_USAGE, outcome.usage);
     // A reflection's own call is not a result of the workflow's work.
     if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
       recordPromptCall(tree.workflow, tree.node, outcome.value);
@@ -41,11 +52,28 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     const output = answerText(outcome);
     const { model, stopReason, usage, turns, cached } = outcome;
     // One literal per event (a replayed call's names it, before the output, as it always did).
-    tree.emit(
-      outcome.replayed === true
-        ? { type: 'agentPromptEnd', agentName, model, promptId, status: 'completed', duration, stopReason, usage, turns, cached, replayed: true, output }
-        : { type: 'agentPromptEnd', agentName, model, promptId, status: 'completed', duration, stopReason, usage, turns, cached, output },
-    );
+    if (outcome.replayed === true) {
+      tree.emit({ type: 'agentPromptEnd', agentName, model, promptId, status: 'completed', duration, stopReason, usage, turns, cached, replayed: true, output });
+    } else {
+      const timestamp = workflow.clock.now();
+      workflow.dispatch(node, {
+        id: nextEventId(),
+        nodeId: node.id,
+        workflowId: workflow.id,
+        timestamp,
+        type: 'agentPromptEnd',
+        agentName,
+        model,
+        promptId,
+        status: 'completed',
+        duration,
+        stopReason,
+        usage,
+        turns,
+        cached,
+        output,
+      });
+    }
     return outcome;
   } catch (error) {
     // Turns already answered were paid for: they count in the event, the node and the rollups.
