@@ -26,13 +26,34 @@ export function outputFormat(schema: z.ZodType, runtime: AnthropicRuntime): JSON
   return format;
 }
 
+// One answer tool and one `output_config` per schema too: every request of a call sends the same
+// ones, and a budget's size estimate remembers what it measured by object, so a fresh copy per
+// request would be measured and remembered again each time.
+const answerTools = new WeakMap<z.ZodType, ApiTool>();
+const outputConfigs = new WeakMap<z.ZodType, { format: JSONOutputFormat }>();
+
 /** The forced tool whose input is the answer. */
 export function answerTool(schema: z.ZodType, runtime: AnthropicRuntime): ApiTool {
-  return {
-    name: ANSWER_TOOL,
-    description: 'Give your final answer. Call this exactly once, when you are done, with the complete answer.',
-    input_schema: outputFormat(schema, runtime).schema as ApiTool['input_schema'],
-  };
+  let tool = answerTools.get(schema);
+  if (tool === undefined) {
+    tool = {
+      name: ANSWER_TOOL,
+      description: 'Give your final answer. Call this exactly once, when you are done, with the complete answer.',
+      input_schema: outputFormat(schema, runtime).schema as ApiTool['input_schema'],
+    };
+    answerTools.set(schema, tool);
+  }
+  return tool;
+}
+
+/** The request's `output_config` for an answer in `schema`'s format. */
+export function outputConfig(schema: z.ZodType, runtime: AnthropicRuntime): { format: JSONOutputFormat } {
+  let config = outputConfigs.get(schema);
+  if (config === undefined) {
+    config = { format: outputFormat(schema, runtime) };
+    outputConfigs.set(schema, config);
+  }
+  return config;
 }
 
 /** The answer as the model gave it (JSON data) and as the schema parsed it. */

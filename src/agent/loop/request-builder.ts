@@ -2,7 +2,7 @@ import type { MessageCreateParamsNonStreaming, TextBlockParam, Tool, ToolChoice 
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { AnthropicRuntime } from '../load-anthropic-runtime.js';
 import type { PromptCall } from '../prompt-call.js';
-import { ANSWER_TOOL, answerTool, outputFormat } from '../structured-output.js';
+import { ANSWER_TOOL, answerTool, outputConfig } from '../structured-output.js';
 import type { ToolHandler } from '../toolset.js';
 import type { RequestOverride } from '../turn-feature.js';
 
@@ -30,7 +30,7 @@ export function requestBase<T>(
   if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
   if (tools.length > 0) base.tools = tools;
   if (toolMode) base.tool_choice = handlers.size > 0 ? { type: 'any' } : { type: 'tool', name: ANSWER_TOOL };
-  else base.output_config = { format: outputFormat(call.prompt.responseFormat, runtime) };
+  else base.output_config = outputConfig(call.prompt.responseFormat, runtime);
   return base;
 }
 
