@@ -1,26 +1,80 @@
 /**
  * W13: the cost of a budget. `agent.prompt()` inside a step of a workflow whose root has a budget
  * on every metered limit (dollars, tokens, requests), against the same calls in the same kind of
- * workflow without one. Both use W6's scripted model and prompt, runs interleaved round by round.
- * The budget's limits are far above what the calls use, so every request reserves, settles and
- * is checked against the ledger, and none is refused.
+ * workflow without one. Both use W6's scripted model and prompt, and the same agent. The two
+ * workflows run side by side, each step making one call when asked, so the calls alternate call by
+ * call and the host's stalls are left out as in W6 (call-pairs.ts). The budget's limits are far
+ * above what the calls use, so every request reserves, settles and is checked against the ledger,
+ * and none is refused.
  * Target: with the root budget ≤ 1.1× without it.
  */
-import { createAgent, createPrompt, createWorkflow, type Budget } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, type Agent, type Budget, type Prompt } from 'groundswell';
 import { ScriptedModel } from 'groundswell/testing';
 import { ANSWER_STEP, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, USER } from './agent-fixtures.js';
-import { fixed2, fmtUs, measureInterleaved, recordRatio, section, table } from './harness.js';
+import { alternate, callPairs, STALL_FACTOR, type CallPairs } from './call-pairs.js';
+import { forceGc, int, section, table } from './harness.js';
+import { pairRows } from './pair-rows.js';
 
 const CALLS = 1_000;
+const WARMUP = 1;
+const RUNS = 9;
 /** With a root budget ≤ 1.1× without one. */
 const TARGET_RATIO = 1.1;
 const BUDGET: Budget = { usd: 1_000_000, tokens: 1_000_000_000_000, modelRequests: 1_000_000_000 };
 
-export async function runW13(): Promise<void> {
-  section('W13  a budget on the root: agent.prompt() in a step of a budgeted workflow vs the same without a budget (scripted model)');
-  const prompt = createPrompt({ user: USER, data: TICKET_DATA, responseFormat: makeTriageSchema() });
-  const run = (budget: Budget | undefined) => async (): Promise<void> => {
-    // A fresh scripted model per run: it keeps every request it was sent.
+/** A running workflow whose one step makes an agent call each time `call()` asks, until `stop()`. */
+interface CallServer {
+  call(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Deferred<T> {
+  readonly promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+function callServer(name: string, agent: Agent, prompt: Prompt<unknown>, budget: Budget | undefined): CallServer {
+  // `request` carries true for "make a call", false for "stop"; `reply` settles when the call did.
+  let request = deferred<boolean>();
+  let reply = deferred<void>();
+  const wf = createWorkflow({ name, ...(budget !== undefined ? { budget } : {}) }, (ctx) =>
+    ctx.step('calls', async () => {
+      for (;;) {
+        const go = await request.promise;
+        request = deferred();
+        if (!go) return;
+        await agent.prompt(prompt);
+        const answered = reply;
+        reply = deferred();
+        answered.resolve();
+      }
+    }),
+  );
+  const running = wf.run();
+  return {
+    call() {
+      const answered = reply.promise;
+      request.resolve(true);
+      return answered;
+    },
+    async stop() {
+      request.resolve(false);
+      await running;
+    },
+  };
+}
+
+/** WARMUP + RUNS rounds, each on a fresh scripted model and agent after a forced GC: CALLS pairs. */
+async function paired(prompt: Prompt<unknown>): Promise<CallPairs> {
+  const pairs = callPairs();
+  for (let round = 0; round < WARMUP + RUNS; round += 1) {
+    // A fresh scripted model per round: it keeps every request it was sent.
     const model = new ScriptedModel(() => ANSWER_STEP);
     const agent = createAgent({
       name: 'triage',
@@ -30,33 +84,31 @@ export async function runW13(): Promise<void> {
       enableCache: false,
       pricing: { [MODEL]: { inputPerMTok: 3, outputPerMTok: 15 } },
     });
-    const wf = createWorkflow({ name: 'w13', ...(budget !== undefined ? { budget } : {}) }, (ctx) =>
-      ctx.step('calls', async () => {
-        for (let i = 0; i < CALLS; i += 1) await agent.prompt(prompt);
-      }),
-    );
-    await wf.run();
-    if (model.requests.length !== CALLS) throw new Error(`W13: expected ${CALLS} requests, got ${model.requests.length}`);
-  };
-  const [budgeted, plain] = await measureInterleaved([run(BUDGET), run(undefined)]);
-  if (budgeted === undefined || plain === undefined) throw new Error('W13: missing measurements');
-  const ratio = budgeted.medianNs / plain.medianNs;
-  console.log(
-    table(
-      ['variant', 'median/call', 'min/call', 'vs no budget', 'target', 'status'],
-      [
-        ['FLOOR: agent.prompt() in a step, no budget', fmtUs(plain.medianNs / CALLS), fmtUs(plain.minNs / CALLS), '1.00x', '-', '-'],
-        [
-          'agent.prompt() in a step, root budget on usd, tokens, requests',
-          fmtUs(budgeted.medianNs / CALLS),
-          fmtUs(budgeted.minNs / CALLS),
-          `${fixed2(ratio)}x`,
-          `≤ ${fixed2(TARGET_RATIO)}x`,
-          recordRatio('W13', 'agent.prompt() under a root budget vs without', ratio, TARGET_RATIO),
-        ],
-      ],
-      ['left', 'right', 'right', 'right', 'right', 'left'],
-    ),
+    const budgeted = callServer('w13-budget', agent, prompt, BUDGET);
+    const plain = callServer('w13-plain', agent, prompt, undefined);
+    forceGc();
+    await alternate(CALLS, budgeted.call, plain.call, round >= WARMUP ? pairs : undefined);
+    await Promise.all([budgeted.stop(), plain.stop()]);
+    if (model.requests.length !== 2 * CALLS) throw new Error(`W13: a round made ${model.requests.length} requests, expected ${2 * CALLS}`);
+  }
+  return pairs;
+}
+
+export async function runW13(): Promise<void> {
+  section('W13  a budget on the root: agent.prompt() in a step of a budgeted workflow vs the same without a budget (scripted model)');
+  const prompt = createPrompt({ user: USER, data: TICKET_DATA, responseFormat: makeTriageSchema() });
+  const pairs = await paired(prompt);
+  const { rows, stalls } = pairRows(
+    [{ where: 'under a root budget on usd, tokens, requests', pairs, floor: 'agent.prompt() in a step, no budget', gated: true }],
+    { workload: 'W13', measurement: 'agent.prompt() under a root budget vs without', target: TARGET_RATIO },
   );
-  console.log(`  (median of the interleaved rounds, ${CALLS.toLocaleString('en-US')} sequential awaited calls per run, one workflow per run)`);
+  console.log(
+    table(['variant', 'median/call', 'vs no budget', 'all calls (info)', 'target', 'status'], rows, ['left', 'right', 'right', 'right', 'right', 'left']),
+  );
+  console.log(
+    `  (${RUNS} rounds after ${WARMUP} warm-up, each on a fresh ScriptedModel and agent; two workflows run side by side, one with\n` +
+      `   the budget on its root, and their steps' ${int(CALLS)} calls each alternate call by call; "vs no budget" = total budgeted time /\n` +
+      `   total plain time over the pairs where neither call took over ${STALL_FACTOR}x the plain median with no GC pause in it;\n` +
+      `   "all calls" keeps them; ${stalls.join('; ')})`,
+  );
 }
