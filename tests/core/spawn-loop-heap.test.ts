@@ -1,11 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { createWorkflow, Step, Workflow } from 'groundswell';
-
-// A forced collection without a command-line flag: the flag set now, `gc` read from a fresh context.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+import { keptBytesPerItem } from '../support/kept-heap.js';
 
 const WARM_UP = 500;
 const CHILDREN = 4_000;
@@ -34,29 +29,19 @@ type Make = (i: number) => Workflow;
 const functionalChild: Make = (i) => createWorkflow({ name: `child-${i}` }, async (ctx) => ctx.step('work', () => i));
 const decoratedChild: Make = (i) => new StepChild(`child-${i}`);
 
-/**
- * Heap kept per child by a parent that spawned CHILDREN one after another (after a warm-up), bytes.
- * Measured over three batches in the same parent and the smallest taken: whatever else the process
- * keeps meanwhile (compiled code, the test runner's own objects) only ever adds to a batch.
- */
+/** Heap kept per child by a parent that spawned CHILDREN one after another (after a warm-up), bytes. */
 async function heapPerChild(make: Make): Promise<number> {
-  const batches: number[] = [];
+  let perChild = Number.NaN;
   // Every child kept (retention above all batches), so the bytes are what one finished child costs.
   const root = createWorkflow<void>({ name: 'spawn-loop', retention: { maxChildrenPerNode: 20_000 } }, async (ctx) => {
     for (let i = 0; i < WARM_UP; i += 1) await ctx.spawnWorkflow(make(i));
-    for (let batch = 0; batch < BATCHES; batch += 1) {
-      gc();
-      gc();
-      const before = process.memoryUsage().heapUsed;
+    perChild = await keptBytesPerItem(CHILDREN, BATCHES, async () => {
       for (let i = 0; i < CHILDREN; i += 1) await ctx.spawnWorkflow(make(i));
-      gc();
-      gc();
-      batches.push((process.memoryUsage().heapUsed - before) / CHILDREN);
-    }
+    });
   });
   root.addObserver({ onEvent() {} });
   await root.run();
-  return Math.min(...batches);
+  return perChild;
 }
 
 describe('a parent spawning children in a loop', () => {
