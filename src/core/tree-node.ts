@@ -463,7 +463,8 @@ export class TreeNode implements WorkflowNode {
     while (stack.length > 0) {
       const node = stack.pop() as TreeNode;
       into = node.foldOwnInto(into);
-      for (const child of node.children) stack.push(child);
+      const list = node.childList;
+      if (list !== null) for (let i = 0; i < list.length; i += 1) stack.push(list[i] as TreeNode);
     }
     return into;
   }

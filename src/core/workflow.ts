@@ -441,7 +441,9 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   /** Drops finished children whose tree nodes were pruned; they still report to the root if they log. */
   private forgetPrunedChildren(list: Workflow[]): void {
     let write = 0;
-    for (const child of list) {
+    // Indexed: this runs once a batch, in a tier that may make an iterator for a for-of.
+    for (let read = 0; read < list.length; read += 1) {
+      const child = list[read] as Workflow;
       if (child.treeNode.pruned) continue;
       list[write] = child;
       write += 1;

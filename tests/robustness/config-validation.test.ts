@@ -68,6 +68,25 @@ const invalid: Case[] = [
   // new Workflow(config) / createWorkflow
   ['workflow name of the wrong type', () => workflow({ name: 42 }), /^Workflow "Workflow": config\.name must be a non-empty string, got 42\.$/],
   ['workflow name empty (string form)', () => workflow(''), /^Workflow "Workflow": name must be a non-empty string, got ""\.$/],
+  // The shapes next to `{ name }` alone, which is accepted without running the schema.
+  ['workflow name blank (config form)', () => workflow({ name: '   ' }), /config\.name must be a non-empty string/],
+  ['workflow name with a misspelt key beside it', () => workflow({ name: 'w', mision: 'x' }), /^Workflow "w": config has an unknown key "mision"/],
+  ['workflow config whose prototype is not Object', () => workflow(Object.assign(Object.create({ goal: 3 }) as object, { name: 'w' })), /config\.goal must be a string, got 3/],
+  [
+    'workflow config a proxy that throws when looked at',
+    () =>
+      workflow(
+        new Proxy(
+          { name: 'w' },
+          {
+            getPrototypeOf() {
+              throw new Error('no prototype for you');
+            },
+          },
+        ),
+      ),
+    /^Workflow "w": config could not be read \(no prototype for you\)\.$/,
+  ],
   ['workflow config null', () => workflow(null), /config must be a name or a config object, got null/],
   ['workflow config a number', () => workflow(42), /config must be a name or a config object, got 42/],
   ['workflow mission not a string', () => workflow({ name: 'w', mission: 7 }), /^Workflow "w": config\.mission must be a string, got 7\.$/],

@@ -45,6 +45,7 @@ const workflowConfigSchema = strict(
  * names the workflow in messages when the config does not.
  */
 export function validateWorkflowArgs(nameOrConfig: unknown, second: unknown, className: string): void {
+  if ((second === undefined || typeof second === 'function') && isNameOnly(nameOrConfig)) return;
   const named = typeof nameOrConfig === 'object' && nameOrConfig !== null ? readProperty(nameOrConfig, 'name') : nameOrConfig;
   const label = `Workflow ${JSON.stringify(typeof named === 'string' && named !== '' ? named : className)}`;
   if (typeof nameOrConfig === 'string') assertConfig(nonEmptyText, nameOrConfig, label, 'name');
@@ -52,5 +53,26 @@ export function validateWorkflowArgs(nameOrConfig: unknown, second: unknown, cla
   // A parent is duck-typed: this module must not import Workflow (it is imported by it).
   if (second !== undefined && typeof second !== 'function' && !hasMethods(second, 'attachChild', 'detachChild')) {
     throw new UsageError(`${label}: the second argument must be an executor function or a parent Workflow, got ${received(second)}.`);
+  }
+}
+
+/**
+ * `{ name: 'text' }` and nothing else, a plain object (the usual functional child of a loop): valid
+ * at a glance, without running the schema for every child. Anything else, or anything that throws
+ * while looked at (a proxy), takes the full check and its message.
+ */
+function isNameOnly(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  try {
+    if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+    let keys = 0;
+    for (const key in value) {
+      if (key !== 'name') return false;
+      keys += 1;
+    }
+    const name: unknown = (value as { name?: unknown }).name;
+    return keys === 1 && typeof name === 'string' && name.trim() !== '';
+  } catch {
+    return false;
   }
 }
