@@ -13,19 +13,6 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { assertBuiltPackage, ensureDist } from './built-package.js';
 import { elapsedNs, environment, fmtX, GC_AVAILABLE, now, ratioResults, section, table, verdict, type RatioResult } from './harness.js';
-import { baselineW1, runW1 } from './w1-sequential-steps.js';
-import { baselineW2, runW2 } from './w2-concurrent-children.js';
-import { baselineW3, runW3 } from './w3-event-depth.js';
-import { runW4 } from './w4-cache-key.js';
-import { runW5 } from './w5-cache-hit.js';
-import { runW6 } from './w6-agent-overhead.js';
-import { runW7 } from './w7-spawn-loop.js';
-import { runW8 } from './w8-import.js';
-import { runW9 } from './w9-durable-store.js';
-import { runW10 } from './w10-dbos-workers.js';
-import { runW11 } from './w11-viewer.js';
-import { runW12 } from './w12-provider-overhead.js';
-import { runW13 } from './w13-budget-overhead.js';
 
 const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13'] as const;
 type Workload = (typeof ALL)[number];
@@ -85,29 +72,41 @@ function inItsOwnProcess(workload: Workload): Promise<RatioResult[] | undefined>
   return new Promise((resolve) => child.on('close', () => resolve(ratios)));
 }
 
-/** One workload in this process: its plain baseline first (W1-W3), then the workload itself. */
+/**
+ * One workload in this process: its plain baseline first (W1-W3), then the workload itself.
+ * Imported here, not at the top: they import `groundswell` from dist/, which the parent process
+ * builds first on a fresh checkout (a static import would fail before it could).
+ */
 async function runWorkload(workload: Workload): Promise<void> {
   if (!GC_AVAILABLE) {
     console.log('WARNING: globalThis.gc is missing (run with --expose-gc); no forced GC, retained bytes are unreliable.');
   }
   // The plain baseline first: once AsyncLocalStorage has run, every promise in the process pays for the hooks.
-  if (workload === 'W1') await runW1(await baselineW1());
-  else if (workload === 'W2') await runW2(await baselineW2());
-  else if (workload === 'W3') await runW3(await baselineW3());
-  else await RUNNERS[workload]();
+  if (workload === 'W1') {
+    const { baselineW1, runW1 } = await import('./w1-sequential-steps.js');
+    await runW1(await baselineW1());
+  } else if (workload === 'W2') {
+    const { baselineW2, runW2 } = await import('./w2-concurrent-children.js');
+    await runW2(await baselineW2());
+  } else if (workload === 'W3') {
+    const { baselineW3, runW3 } = await import('./w3-event-depth.js');
+    await runW3(await baselineW3());
+  } else {
+    await (await RUNNERS[workload]())();
+  }
 }
 
-const RUNNERS: Record<Exclude<Workload, 'W1' | 'W2' | 'W3'>, () => Promise<void>> = {
-  W4: runW4,
-  W5: runW5,
-  W6: runW6,
-  W7: runW7,
-  W8: runW8,
-  W9: runW9,
-  W10: runW10,
-  W11: runW11,
-  W12: runW12,
-  W13: runW13,
+const RUNNERS: Record<Exclude<Workload, 'W1' | 'W2' | 'W3'>, () => Promise<() => Promise<void>>> = {
+  W4: async () => (await import('./w4-cache-key.js')).runW4,
+  W5: async () => (await import('./w5-cache-hit.js')).runW5,
+  W6: async () => (await import('./w6-agent-overhead.js')).runW6,
+  W7: async () => (await import('./w7-spawn-loop.js')).runW7,
+  W8: async () => (await import('./w8-import.js')).runW8,
+  W9: async () => (await import('./w9-durable-store.js')).runW9,
+  W10: async () => (await import('./w10-dbos-workers.js')).runW10,
+  W11: async () => (await import('./w11-viewer.js')).runW11,
+  W12: async () => (await import('./w12-provider-overhead.js')).runW12,
+  W13: async () => (await import('./w13-budget-overhead.js')).runW13,
 };
 
 function summary(start: bigint): void {
