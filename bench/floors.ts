@@ -17,7 +17,9 @@
  *    gives its body its own scope, as the W1 floor does.
  *  - W5 floor: `cacheKey()` of the same prompt input + `get` on an `LRUCache` (lru-cache, the
  *    library under `LruCacheStore`) holding the answer; one awaited async call per lookup.
- *  - W6 floor: the SDK client's `messages.create()` with the same request body (in w6).
+ *  - W6 floor: the same call by hand (in w6): the SDK client's `messages.create()` with the same
+ *    request body and the run's signal, the answer's JSON parsed and validated by the same schema,
+ *    and a start and an end event to an observer; the bare `messages.create()` prints as info.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { LRUCache } from 'lru-cache';

@@ -2,7 +2,11 @@
  * W2: one root runs N child workflows concurrently, 10 `@Step`s each.
  * Root as a subclass with `@Task({ concurrent: true })`, and as a functional root using
  * `ctx.spawnWorkflow` in `Promise.all`; the latter also at several N to show linear growth.
- * Targets: both ≤ 3× the floor (floors.ts), per-child cost flat within 1.3× from 250 to 2,000.
+ * Targets: both ≤ 3× the floor (floors.ts), per-child cost flat within 1.3× from 250 to 2,000,
+ * measured against the floor at each size as every target here is: the hand-written fan-out's own
+ * cost per child grows with the children alive at once (young-generation GC copies them), so the
+ * gate is "vs floor" at 2,000 over "vs floor" at 250; the raw growth of both prints as info
+ * (decision 0065).
  */
 import { createWorkflow, Step, Task, Workflow, type WorkflowObserver } from 'groundswell';
 import {
@@ -29,7 +33,7 @@ const SCALES = [250, 500, 1_000, 2_000] as const; // each divides LARGEST
 const TARGET_MS = 25;
 /** Both styles ≤ 3× the floor. */
 const TARGET_RATIO = 3;
-/** Per-child cost flat within 1.3× from 250 to 2,000 children. */
+/** Per-child cost, against the floor's at the same size, flat within 1.3× from 250 to 2,000 children. */
 const TARGET_LINEAR = 1.3;
 const SCALE_RUNS = 11;
 /**
@@ -232,13 +236,16 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
       rows,
     ),
   );
-  const flat = Math.max(...perChildren) / Math.min(...perChildren);
-  const status = recordRatio('W2', `per child, max/min over ${SCALES.map(int).join('/')} children`, flat, TARGET_LINEAR);
+  // From the smallest size to the largest, against the floor at each: ours may grow as the floor does.
+  const vsFloor = perChildren.map((perChild, i) => perChild / (floorPerChildren[i] as number));
+  const flat = (vsFloor[vsFloor.length - 1] as number) / (vsFloor[0] as number);
+  const status = recordRatio('W2', `per child vs floor, ${int(LARGEST)} / ${int(SCALES[0])} children`, flat, TARGET_LINEAR);
   // The hand-written fan-out grows too (more children alive at once: more to copy per young-generation GC).
+  const rawFlat = Math.max(...perChildren) / Math.min(...perChildren);
   const floorFlat = Math.max(...floorPerChildren) / Math.min(...floorPerChildren);
   console.log(
-    `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children: ${fmtX(flat)} (target ≤ ${fmtX(TARGET_LINEAR)}: ${status})\n` +
-      `  the floor's per child, largest / smallest, same rounds (info): ${fmtX(floorFlat)}\n` +
+    `  "vs floor" at ${int(LARGEST)} children / at ${int(SCALES[0])}: ${fmtX(flat)} (target ≤ ${fmtX(TARGET_LINEAR)}: ${status})\n` +
+      `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children (info): ${fmtX(rawFlat)}; the floor's own, same rounds (info): ${fmtX(floorFlat)}\n` +
       `  (median of ${SCALE_RUNS} rounds after ${DEFAULT_WARMUP} warm-ups, every size and its floor in every round; a round runs roots of N children\n` +
       `   back to back until ${int(LARGEST)} children ran, times shown per root; flat "per child" = linear growth)`,
   );
