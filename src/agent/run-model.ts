@@ -66,7 +66,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
   const base = requestBase(call, handlers, toolMode, runtime);
   const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];
-  let usage: TokenUsage = { ...ZERO_USAGE };
+  let usage: TokenUsage = ZERO_USAGE;
 
   const features = call.turnFeatures;
   // Only calls that have turn features pay for their awaits.
@@ -87,6 +87,10 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
         params = withOverride(params, shaped.override.change, shaped.override.feature);
         model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
       }
+    } else if (turn === 1) {
+      // The usual call is one turn: its request is the base with the first message, no copy.
+      params = base as MessageCreateParamsNonStreaming;
+      params.messages = [messages[0] as MessageParam];
     } else {
       params = { ...base, messages: [...messages] };
     }
@@ -113,9 +117,9 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     call.meter.usage = addUsage(call.meter.usage, turnUsage);
     call.meter.turns += 1;
     call.onStream?.({ type: 'usage', usage: turnUsage, turn });
-    messages.push({ role: 'assistant', content: response.content });
 
-    const toolUses = response.content.filter(isToolUse);
+    // A text answer that does not ask for tools ends the call: nothing to look for in its content.
+    const toolUses = toolMode || response.stop_reason === 'tool_use' ? response.content.filter(isToolUse) : NO_TOOL_USES;
     const answerCall = toolMode ? toolUses.find(isAnswerCall) : undefined;
     if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
       if (toolMode && answerCall === undefined) {
@@ -141,6 +145,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
         toolCalls,
       };
     }
+    messages.push({ role: 'assistant', content: response.content });
     const results: ToolResultBlockParam[] = [];
     const round: ToolCallRecord[] = [];
     for (const toolUse of toolUses) {
@@ -166,6 +171,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
 }
 
 const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();
+const NO_TOOL_USES: readonly ToolUseBlock[] = Object.freeze([]);
 
 /**
  * The model one request goes to when a feature overrides it: a language model object runs on its

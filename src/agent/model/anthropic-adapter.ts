@@ -40,33 +40,58 @@ function send(client: Anthropic, params: MessageCreateParamsNonStreaming, contex
   return withAttempts(client, params, context);
 }
 
-async function withAttempts(client: Anthropic, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
+/** The first attempt without an async frame of its own: the retry loop runs only after a failure. */
+function withAttempts(client: Anthropic, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
+  const first = attempt(client, params, attemptOptions(context.tree.signal, 1), context, firstAttempt);
+  return first.answer.catch((error: unknown) => retried(error, first, client, params, context));
+}
+
+/** After attempt 1 failed with `error`: the next attempts, until one answers or the policy gives up. */
+async function retried(error: unknown, failed: Attempt, client: Anthropic, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
   const { tree, agentName } = context;
   const maxRetries = client.maxRetries;
   let refreshed = false;
+  let sent = failed;
+  let lastError = error;
   for (let number = 1; ; number += 1) {
-    const options: AttemptOptions = { maxRetries: 0 };
-    if (tree.signal) options.signal = tree.signal;
-    // What the SDK sends on its own retries: how many came before.
-    if (number > 1) options.headers = { 'X-Stainless-Retry-Count': String(number - 1) };
-    const sent = attempt(client, params, options, context, () => number);
+    // A cancelled workflow aborting its own request is not an API problem; an answer that
+    // arrived (and failed later, as a malformed body or a broken stream) is not retried.
+    if (tree.signal?.aborted === true || sent.connected()) throw lastError;
+    const failure = attemptFailure(lastError, errorClasses(client));
+    if (failure.kind === 'other') throw lastError;
+    tree.emit(failedAttemptEvent(failure, agentName, number));
+    const refresh401 = !refreshed && failure.kind === 'http' && failure.status === 401 && usesTokenCache(client);
+    if (refresh401) refreshed = true;
+    const wait = retryWaitMs(failure, maxRetries - (number - 1), maxRetries, refresh401);
+    if (wait === undefined) throw lastError;
+    // Like the SDK: an abort while waiting ends the wait, and the next attempt then fails as aborted.
+    await systemClock.sleep(wait, tree.signal).catch(() => undefined);
+    const next = number + 1;
+    sent = attempt(client, params, attemptOptions(tree.signal, next), context, () => next);
     try {
       return await sent.answer;
-    } catch (error) {
-      // A cancelled workflow aborting its own request is not an API problem; an answer that
-      // arrived (and failed later, as a malformed body or a broken stream) is not retried.
-      if (tree.signal?.aborted === true || sent.connected()) throw error;
-      const failure = attemptFailure(error, errorClasses(client));
-      if (failure.kind === 'other') throw error;
-      tree.emit(failedAttemptEvent(failure, agentName, number));
-      const refresh401 = !refreshed && failure.kind === 'http' && failure.status === 401 && usesTokenCache(client);
-      if (refresh401) refreshed = true;
-      const wait = retryWaitMs(failure, maxRetries - (number - 1), maxRetries, refresh401);
-      if (wait === undefined) throw error;
-      // Like the SDK: an abort while waiting ends the wait, and the next attempt then fails as aborted.
-      await systemClock.sleep(wait, tree.signal).catch(() => undefined);
+    } catch (caught) {
+      lastError = caught;
     }
   }
+}
+
+/** Attempt `number`'s options: no retries of the SDK's own, the run's signal, and (as the SDK sends on its retries) how many came before. */
+function attemptOptions(signal: AbortSignal | undefined, number: number): AttemptOptions {
+  const options: AttemptOptions = { maxRetries: 0 };
+  if (signal) options.signal = signal;
+  if (number > 1) options.headers = { 'X-Stainless-Retry-Count': String(number - 1) };
+  return options;
+}
+
+function firstAttempt(): number {
+  return 1;
+}
+
+/** One request on its way: its checked answer, and whether an answer had begun arriving when it failed. */
+interface Attempt {
+  readonly answer: Promise<Message>;
+  connected(): boolean;
 }
 
 /** One HTTP request (with the SDK's retries unless `options` turns them off), checked. */
@@ -76,7 +101,7 @@ function attempt(
   options: AttemptOptions,
   context: ModelRequestContext,
   number: () => number,
-): { readonly answer: Promise<Message>; connected(): boolean } {
+): Attempt {
   const { tree, agentName, onText } = context;
   if (onText === undefined) {
     const pending = client.messages.create(params, options);
