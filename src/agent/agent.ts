@@ -132,12 +132,24 @@ export class Agent {
   }
 
   /** Asks and resolves to the answer, validated by the prompt's schema. */
-  async prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
+  prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
     // `execute` without its duration and result copy: a cache hit is mostly this path's overhead.
+    // With the client and zod loaded (every call but the first) no async frame of its own.
+    const client = this.clientRef;
+    if (client === undefined || !zodReady()) return this.promptLoading(prompt, overrides);
+    try {
+      return runCall(this.prepare(prompt, overrides, undefined, client)).then(valueOf);
+    } catch (error) {
+      // Bad input is a rejection, as from any async call, never a throw.
+      return Promise.reject(error);
+    }
+  }
+
+  /** `prompt` on a first call: the default client or zod is loaded first. */
+  private async promptLoading<T>(prompt: Prompt<T>, overrides: PromptOverrides | undefined): Promise<T> {
     const client = this.clientRef ?? (await this.defaultClient());
     if (!zodReady()) await loadZodChecked();
-    const call = this.prepare(prompt, overrides, undefined, client);
-    return (await runCall(call)).value;
+    return (await runCall(this.prepare(prompt, overrides, undefined, client))).value;
   }
 
   /**
@@ -306,6 +318,10 @@ function runCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   // Budgets without a wallMs of the call's own have nothing to stop: no extra promise either.
   if (stop === undefined) return call.tree.run(() => callPipeline()(call));
   return call.tree.run(() => callPipeline()(call)).finally(stop);
+}
+
+function valueOf<T>(outcome: PromptOutcome<T>): T {
+  return outcome.value;
 }
 
 /** The system sections the call's features contribute, in their order (none: no array). */

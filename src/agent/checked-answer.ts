@@ -24,21 +24,30 @@ export interface PendingAnswer {
  * never a raw `SyntaxError`/`TypeError`. The SDK's own errors (HTTP status, connection,
  * abort, an error event in the stream) pass through as they are.
  */
-export async function checkedAnswer(pending: PendingAnswer): Promise<Message> {
-  let value: unknown;
-  try {
-    value = await pending.answer;
-  } catch (error) {
-    // The SDK is loaded by now unless the client came from elsewhere; then this loads it once.
-    const { APIError } = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
-    if (error instanceof APIError || pending.tree.signal?.aborted === true) throw error;
-    const response = await pending.response().catch(() => undefined);
-    // No successful response means the request itself failed: not an answer to check.
-    if (response?.ok !== true) throw error;
-    throw malformed(pending, response, `its body could not be read (${errorMessage(error)})`, error);
-  }
-  const problem = messageProblem(value);
-  if (problem === undefined) return value as Message;
+export function checkedAnswer(pending: PendingAnswer): Promise<Message> {
+  // `then`, not an async function: the usual answer passes with no frame or extra hop of its own.
+  return pending.answer.then(
+    (value) => {
+      const problem = messageProblem(value);
+      return problem === undefined ? (value as Message) : notAMessage(pending, problem);
+    },
+    (error: unknown) => unreadable(pending, error),
+  );
+}
+
+/** The request failed: the SDK's errors pass on; a success status whose body could not be read is malformed. */
+async function unreadable(pending: PendingAnswer, error: unknown): Promise<never> {
+  // The SDK is loaded by now unless the client came from elsewhere; then this loads it once.
+  const { APIError } = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
+  if (error instanceof APIError || pending.tree.signal?.aborted === true) throw error;
+  const response = await pending.response().catch(() => undefined);
+  // No successful response means the request itself failed: not an answer to check.
+  if (response?.ok !== true) throw error;
+  throw malformed(pending, response, `its body could not be read (${errorMessage(error)})`, error);
+}
+
+/** A success status whose body is not a message (an HTML page, `{}`). */
+async function notAMessage(pending: PendingAnswer, problem: string): Promise<never> {
   const response = await pending.response().catch(() => undefined);
   throw malformed(pending, response ?? undefined, problem, undefined);
 }
