@@ -56,25 +56,12 @@ async function scopedFloorRun(): Promise<number> {
   return done;
 }
 
-/** Per event (two per step): the W1 floor (each step's async body in its own scope) and the events-only floor (info). */
-export interface FloorPerEvent {
-  readonly scopedNs: number;
-  readonly eventsOnlyNs: number;
-}
-
-let floorPerEvent: FloorPerEvent | undefined;
-
 /**
- * The W1 floor's cost per event, for W3's target (`ctx.step` gives its body its own scope, as this
- * floor does), and the events-only floor's for information; measured here if W1 did not run.
+ * The W1 floor as W3 measures it, interleaved with its own probes: a run of the floor (each
+ * step's async body in its own scope; `ctx.step` gives its body its own scope too), a run of the
+ * events-only floor (info), and how many events one run emits (two per step).
  */
-export async function w1FloorPerEvent(): Promise<FloorPerEvent> {
-  if (floorPerEvent === undefined) {
-    const [scoped, eventsOnly] = (await measureInterleaved([scopedFloorRun, floorRun])) as [Measurement, Measurement];
-    floorPerEvent = { scopedNs: scoped.medianNs / (2 * STEPS), eventsOnlyNs: eventsOnly.medianNs / (2 * STEPS) };
-  }
-  return floorPerEvent;
-}
+export const W1_FLOOR_RUNS = { scoped: scopedFloorRun, eventsOnly: floorRun, eventsPerRun: 2 * STEPS } as const;
 
 class StepLoop extends Workflow<number> {
   private count = 0;
@@ -159,7 +146,6 @@ export async function runW1(plain: Measurement): Promise<void> {
   ];
   const eventsPerRun = counter.events / (stepsTimed.samples.length + DEFAULT_WARMUP);
   const floorPerStep = floor.medianNs / STEPS;
-  floorPerEvent = { scopedNs: floor.medianNs / STEPS / 2, eventsOnlyNs: eventFloor.medianNs / STEPS / 2 };
   const byDefault = await measure(() => runSteps(STEPS, counter), { retained: true });
   const keepAll = await measure(() => runSteps(STEPS, counter, { maxChildrenPerNode: 1_000_000 }), { retained: true });
   // The same plain loop again, now that AsyncLocalStorage has installed promise hooks process-wide.

@@ -12,7 +12,7 @@ import { createAgent, createPrompt, createWorkflow, type Agent, type Budget, typ
 import { ScriptedModel } from 'groundswell/testing';
 import { ANSWER_STEP, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, USER } from './agent-fixtures.js';
 import { alternate, callPairs, STALL_FACTOR, type CallPairs } from './call-pairs.js';
-import { forceGc, int, section, table } from './harness.js';
+import { deferred, forceGc, int, section, table } from './harness.js';
 import { pairRows } from './pair-rows.js';
 
 const CALLS = 1_000;
@@ -26,17 +26,6 @@ const BUDGET: Budget = { usd: 1_000_000, tokens: 1_000_000_000_000, modelRequest
 interface CallServer {
   call(): Promise<void>;
   stop(): Promise<void>;
-}
-
-interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 function callServer(name: string, agent: Agent, prompt: Prompt<unknown>, budget: Budget | undefined): CallServer {

@@ -4,11 +4,13 @@
  * `snapshotState()` (one `stateSnapshot` event), `ctx.step` (a `stepStart` + `stepEnd` pair).
  * The target is per event against the W1 floor (floors.ts: each step's async body in its own
  * AsyncLocalStorage scope, because `ctx.step` runs its body in the step's own scope too); the
- * events-only floor (one scope for all steps) is printed for information.
+ * events-only floor (one scope for all steps) is printed for information. The chains of every
+ * depth stay open while their probes and both floors run interleaved, round by round, so a change
+ * in the machine's load between cells moves all of them.
  */
 import { createWorkflow, type Workflow, type WorkflowContext, type WorkflowObserver } from 'groundswell';
-import { DEFAULT_RUNS, DEFAULT_WARMUP, fmtNs, fmtX, int, measure, recordRatio, section, table, verdict } from './harness.js';
-import { w1FloorPerEvent } from './w1-sequential-steps.js';
+import { DEFAULT_RUNS, DEFAULT_WARMUP, deferred, fmtNs, fmtX, int, measure, measureInterleaved, recordRatio, section, table, verdict, type Measurement } from './harness.js';
+import { W1_FLOOR_RUNS } from './w1-sequential-steps.js';
 
 const DEPTHS = [1, 10, 100, 1_000] as const;
 const DEEPEST = 1_000;
@@ -90,6 +92,43 @@ async function atDepth<T>(depth: number, leaf: (ctx: WorkflowContext) => Promise
   return root.run();
 }
 
+/** The deepest workflow of an open chain: it runs each job it is handed in its own executor, until closed. */
+interface Leaf {
+  run(job: (ctx: WorkflowContext) => Promise<void> | void): Promise<void>;
+  close(): Promise<void>;
+}
+
+function openLeaf(depth: number): Leaf {
+  let request = deferred<((ctx: WorkflowContext) => Promise<void> | void) | undefined>();
+  let reply = deferred<void>();
+  const running = atDepth(depth, async (ctx) => {
+    for (;;) {
+      const job = await request.promise;
+      request = deferred();
+      if (job === undefined) return;
+      const done = reply;
+      reply = deferred();
+      try {
+        await job(ctx);
+        done.resolve();
+      } catch (error) {
+        done.reject(error);
+      }
+    }
+  });
+  return {
+    run(job) {
+      const done = reply.promise;
+      request.resolve(job);
+      return done;
+    },
+    async close() {
+      request.resolve(undefined);
+      await running;
+    },
+  };
+}
+
 /** Plain baseline: at the bottom of `depth` nested async calls, await an async fn that hands an event to a callback. */
 async function plainAtDepth(depth: number, calls: number): Promise<number> {
   const listener = { count: 0, onEvent(_e: { type: string; timestamp: number }) { this.count += 1; } };
@@ -117,21 +156,26 @@ export async function runW3(plainNs: number): Promise<void> {
   const perEvent = new Map<Probe, number[]>();
   for (const probe of PROBES) perEvent.set(probe, []);
 
-  for (const depth of DEPTHS) {
-    await atDepth(depth, async (ctx) => {
-      for (const probe of PROBES) {
-        const before = delivered.events + delivered.logs;
-        const m = await measure(() => probe.loop(ctx));
-        const got = delivered.events + delivered.logs - before;
-        const expected = probe.calls * probe.eventsPerCall * (m.samples.length + DEFAULT_WARMUP);
-        if (got < expected) throw new Error(`W3: ${probe.label} delivered ${got} < ${expected} at depth ${depth}`);
-        perEvent.get(probe)?.push(m.medianNs / (probe.calls * probe.eventsPerCall));
-      }
-    });
+  const leaves = DEPTHS.map(openLeaf);
+  const runs: Array<() => Promise<unknown>> = [];
+  for (const leaf of leaves) for (const probe of PROBES) runs.push(() => leaf.run((ctx) => probe.loop(ctx)));
+  runs.push(W1_FLOOR_RUNS.scoped, W1_FLOOR_RUNS.eventsOnly);
+  const before = delivered.events + delivered.logs;
+  const measured = await measureInterleaved(runs);
+  await Promise.all(leaves.map((leaf) => leaf.close()));
+  let expected = 0;
+  for (const [d] of DEPTHS.entries()) {
+    for (const [p, probe] of PROBES.entries()) {
+      const m = measured[d * PROBES.length + p] as Measurement;
+      expected += probe.calls * probe.eventsPerCall * (m.samples.length + DEFAULT_WARMUP);
+      perEvent.get(probe)?.push(m.medianNs / (probe.calls * probe.eventsPerCall));
+    }
   }
+  const got = delivered.events + delivered.logs - before;
+  if (got < expected) throw new Error(`W3: the probes delivered ${got} < ${expected}`);
+  const floorNs = (measured[runs.length - 2] as Measurement).medianNs / W1_FLOOR_RUNS.eventsPerRun;
+  const eventsOnlyNs = (measured[runs.length - 1] as Measurement).medianNs / W1_FLOOR_RUNS.eventsPerRun;
 
-  const floors = await w1FloorPerEvent();
-  const floorNs = floors.scopedNs;
   const rows = PROBES.map((probe) => {
     const values = perEvent.get(probe) ?? [];
     const shallow = values[0] ?? Number.NaN;
@@ -154,8 +198,8 @@ export async function runW3(plainNs: number): Promise<void> {
     '-',
     '-',
     '-',
-    fmtNs(floors.eventsOnlyNs),
-    fmtX(floors.eventsOnlyNs / floorNs),
+    fmtNs(eventsOnlyNs),
+    fmtX(eventsOnlyNs / floorNs),
     '-',
     '-',
     '-',
@@ -178,8 +222,8 @@ export async function runW3(plainNs: number): Promise<void> {
     ),
   );
   console.log(
-    `  (median of ${DEFAULT_RUNS} runs after ${DEFAULT_WARMUP} warm-ups per cell; ${int(LOG_CALLS)} logs / ${int(SNAPSHOT_CALLS)} snapshots / ` +
-      `${int(STEP_CALLS)} steps per run; "vs floor" at depth ${int(DEEPEST)},\n` +
+    `  (median of ${DEFAULT_RUNS} rounds after ${DEFAULT_WARMUP} warm-ups; ${int(LOG_CALLS)} logs / ${int(SNAPSHOT_CALLS)} snapshots / ` +
+      `${int(STEP_CALLS)} steps per run, every cell and both floors interleaved round by round; "vs floor" at depth ${int(DEEPEST)},\n` +
       `   against the W1 floor's time per event: half an awaited step whose async body runs in its own AsyncLocalStorage.run and that\n` +
       `   emits a start and an end event)`,
   );
