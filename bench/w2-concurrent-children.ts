@@ -37,10 +37,11 @@ const TARGET_RATIO = 3;
 const TARGET_LINEAR = 1.3;
 const SCALE_RUNS = 11;
 /**
- * Rounds of the main comparison. A round is ~40 ms, and on this shared VM one in three moves by
- * a quarter (min 33 ms, max 55 ms in one run): 21 cost two seconds and steady the median.
+ * Rounds of the main comparison. A round is ~40 ms, and on this shared VM a root's time spreads
+ * over 2.5x from round to round (16-44 ms in one process, GC and the host); with 21 rounds the
+ * ratio of medians moved by ±0.3 from one process to the next. 41 cost four seconds.
  */
-const MAIN_RUNS = 21;
+const MAIN_RUNS = 41;
 const LARGEST = 2_000;
 
 /** A measurement of `reps` roots in a row, as the time of one. */
