@@ -252,20 +252,3 @@ export function environment(): string {
     `heap limit ${fmtBytes(heapLimit())}`
   );
 }
-
-/** A promise and the functions that settle it, for workloads that hand work to a running workflow. */
-export interface Deferred<T> {
-  readonly promise: Promise<T>;
-  resolve(value: T): void;
-  reject(reason: unknown): void;
-}
-
-export function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}

@@ -12,7 +12,8 @@ import { createAgent, createPrompt, createWorkflow, type Agent, type Budget, typ
 import { ScriptedModel } from 'groundswell/testing';
 import { ANSWER_STEP, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, USER } from './agent-fixtures.js';
 import { alternate, callPairs, STALL_FACTOR, type CallPairs } from './call-pairs.js';
-import { deferred, forceGc, int, section, table } from './harness.js';
+import { forceGc, int, section, table } from './harness.js';
+import { jobQueue } from './job-queue.js';
 import { pairRows } from './pair-rows.js';
 
 const CALLS = 1_000;
@@ -29,31 +30,14 @@ interface CallServer {
 }
 
 function callServer(name: string, agent: Agent, prompt: Prompt<unknown>, budget: Budget | undefined): CallServer {
-  // `request` carries true for "make a call", false for "stop"; `reply` settles when the call did.
-  let request = deferred<boolean>();
-  let reply = deferred<void>();
-  const wf = createWorkflow({ name, ...(budget !== undefined ? { budget } : {}) }, (ctx) =>
-    ctx.step('calls', async () => {
-      for (;;) {
-        const go = await request.promise;
-        request = deferred();
-        if (!go) return;
-        await agent.prompt(prompt);
-        const answered = reply;
-        reply = deferred();
-        answered.resolve();
-      }
-    }),
-  );
+  const queue = jobQueue<void>();
+  const wf = createWorkflow({ name, ...(budget !== undefined ? { budget } : {}) }, (ctx) => ctx.step('calls', () => queue.serve()));
   const running = wf.run();
+  const oneCall = (): Promise<unknown> => agent.prompt(prompt);
   return {
-    call() {
-      const answered = reply.promise;
-      request.resolve(true);
-      return answered;
-    },
+    call: () => queue.run(oneCall),
     async stop() {
-      request.resolve(false);
+      queue.close();
       await running;
     },
   };

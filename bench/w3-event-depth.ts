@@ -9,7 +9,8 @@
  * in the machine's load between cells moves all of them.
  */
 import { createWorkflow, type Workflow, type WorkflowContext, type WorkflowObserver } from 'groundswell';
-import { DEFAULT_RUNS, DEFAULT_WARMUP, deferred, fmtNs, fmtX, int, measure, measureInterleaved, recordRatio, section, table, verdict, type Measurement } from './harness.js';
+import { DEFAULT_WARMUP, fmtNs, fmtX, int, measure, measureInterleaved, recordRatio, section, table, verdict, type Measurement } from './harness.js';
+import { jobQueue } from './job-queue.js';
 import { W1_FLOOR_RUNS } from './w1-sequential-steps.js';
 
 const DEPTHS = [1, 10, 100, 1_000] as const;
@@ -23,7 +24,12 @@ const TARGET_FLAT = 1.3;
 /** Calls per measured run. */
 const LOG_CALLS = 50_000;
 const SNAPSHOT_CALLS = 50_000;
-const STEP_CALLS = 20_000;
+const STEP_CALLS = 50_000;
+/**
+ * Rounds, each running every cell and both floors once. A cell runs 10-60 ms, and this VM stalls
+ * for 5-40 ms now and then: 15 rounds keep one stall from moving a cell's median.
+ */
+const ROUNDS = 15;
 
 interface Probe {
   label: string;
@@ -99,31 +105,12 @@ interface Leaf {
 }
 
 function openLeaf(depth: number): Leaf {
-  let request = deferred<((ctx: WorkflowContext) => Promise<void> | void) | undefined>();
-  let reply = deferred<void>();
-  const running = atDepth(depth, async (ctx) => {
-    for (;;) {
-      const job = await request.promise;
-      request = deferred();
-      if (job === undefined) return;
-      const done = reply;
-      reply = deferred();
-      try {
-        await job(ctx);
-        done.resolve();
-      } catch (error) {
-        done.reject(error);
-      }
-    }
-  });
+  const queue = jobQueue<WorkflowContext>();
+  const running = atDepth(depth, (ctx) => queue.serve(ctx));
   return {
-    run(job) {
-      const done = reply.promise;
-      request.resolve(job);
-      return done;
-    },
+    run: (job) => queue.run(job),
     async close() {
-      request.resolve(undefined);
+      queue.close();
       await running;
     },
   };
@@ -161,7 +148,7 @@ export async function runW3(plainNs: number): Promise<void> {
   for (const leaf of leaves) for (const probe of PROBES) runs.push(() => leaf.run((ctx) => probe.loop(ctx)));
   runs.push(W1_FLOOR_RUNS.scoped, W1_FLOOR_RUNS.eventsOnly);
   const before = delivered.events + delivered.logs;
-  const measured = await measureInterleaved(runs);
+  const measured = await measureInterleaved(runs, { runs: ROUNDS });
   await Promise.all(leaves.map((leaf) => leaf.close()));
   let expected = 0;
   for (const [d] of DEPTHS.entries()) {
@@ -222,7 +209,7 @@ export async function runW3(plainNs: number): Promise<void> {
     ),
   );
   console.log(
-    `  (median of ${DEFAULT_RUNS} rounds after ${DEFAULT_WARMUP} warm-ups; ${int(LOG_CALLS)} logs / ${int(SNAPSHOT_CALLS)} snapshots / ` +
+    `  (median of ${ROUNDS} rounds after ${DEFAULT_WARMUP} warm-ups; ${int(LOG_CALLS)} logs / ${int(SNAPSHOT_CALLS)} snapshots / ` +
       `${int(STEP_CALLS)} steps per run, every cell and both floors interleaved round by round; "vs floor" at depth ${int(DEEPEST)},\n` +
       `   against the W1 floor's time per event: half an awaited step whose async body runs in its own AsyncLocalStorage.run and that\n` +
       `   emits a start and an end event)`,
