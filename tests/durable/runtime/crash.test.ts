@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import pg from 'pg';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleFixture } from '../../support/bundle-fixture.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { probePostgres } from '../../support/postgres-service.js';
+import { PG_CONNECTION, probePostgres } from '../../support/postgres-service.js';
 
 const postgres = await probePostgres();
 
@@ -73,7 +74,18 @@ describe('a durable run killed with SIGKILL at 20 points', () => {
     }
   }, 240_000);
 
-  it.skipIf(!postgres.ok)('on PostgreSQL: same result, no settled step or completed call repeated', () => {
-    crashAndResume(`pg:gs_crash_${process.pid}`);
+  it.skipIf(!postgres.ok)('on PostgreSQL: same result, no settled step or completed call repeated', async () => {
+    const schema = `gs_crash_${process.pid}`;
+    try {
+      crashAndResume(`pg:${schema}`);
+    } finally {
+      // The children leave their schema behind (they are killed): a shared test database keeps none.
+      const pool = new pg.Pool(typeof PG_CONNECTION === 'string' ? { connectionString: PG_CONNECTION } : PG_CONNECTION);
+      try {
+        await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await pool.end();
+      }
+    }
   }, 240_000);
 });
