@@ -151,7 +151,8 @@ export async function runW3(plainNs: number): Promise<void> {
   const measured = await measureInterleaved(runs, { runs: ROUNDS });
   await Promise.all(leaves.map((leaf) => leaf.close()));
   let expected = 0;
-  for (const [d] of DEPTHS.entries()) {
+  // `runs` holds each depth's probes in order, then the two floors.
+  for (let d = 0; d < DEPTHS.length; d += 1) {
     for (const [p, probe] of PROBES.entries()) {
       const m = measured[d * PROBES.length + p] as Measurement;
       expected += probe.calls * probe.eventsPerCall * (m.samples.length + DEFAULT_WARMUP);

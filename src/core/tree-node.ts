@@ -519,7 +519,6 @@ function mergeOne(into: AttrMap | null, key: NodeKey<unknown>, value: unknown): 
   return into;
 }
 
-
 interface NodeHistory {
   state: StateSnapshot | null;
   /** The first feature value set on the node, by its key (`getAttr`/`setAttr`). */
