@@ -1,20 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { errorMessage } from '../../util/describe.js';
 import { PRIVATE_FILE_MODE } from '../../util/private-modes.js';
+import { RunStoreError } from '../store/run-store-errors.js';
 
 /**
  * Writes `text` to `path` through a temp file and a rename (a reader sees the old file or the
- * new one), synchronously so two writes from this process never interleave. `fsync` flushes the
- * temp file before the rename, so a power loss leaves one of the two versions, not an empty file.
+ * new one), synchronously so two writes from this process never interleave. Every byte is in the
+ * temp file before the rename: a nearly full disk answers one write(2) with a short count and no
+ * error, and renaming that would replace a good file with a cut one. `fsync` flushes the temp
+ * file before the rename and the folder after it, so a power loss leaves one of the two versions.
+ * A failure is a `RunStoreError` naming `path`; the old file stays and the temp file is removed.
  * The file is private (`PRIVATE_FILE_MODE`); a symbolic link at `path` is replaced, not followed.
  */
 export function writeFileAtomicallySync(path: string, text: string, fsync: boolean): void {
-  const temp = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${randomUUID()}.tmp`);
   try {
     const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
     try {
-      writeSync(fd, text);
+      writeAllSync(fd, Buffer.from(text, 'utf8'));
       if (fsync) fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -22,8 +28,10 @@ export function writeFileAtomicallySync(path: string, text: string, fsync: boole
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw error;
+    throw new RunStoreError(`${path} could not be rewritten (${errorMessage(error)}); the previous version is kept.`, { cause: error });
   }
+  // The rename is an entry of the folder: unflushed, a power loss can bring the old file back.
+  if (fsync) syncDirectory(dir);
 }
 
 /** Makes a rename or a new file in `dir` survive a power loss (a no-op where directories cannot be opened). */
