@@ -15,7 +15,7 @@ export class PostgresLease implements Lease {
   constructor(
     readonly runId: string,
     readonly owner: string,
-    private readonly token: string,
+    readonly token: string,
     private expiry: number,
     private readonly ttlMs: number,
     private readonly now: () => number,

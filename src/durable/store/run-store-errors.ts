@@ -41,6 +41,13 @@ export class RunLeaseError extends RunStoreError {
   }
 }
 
+/**
+ * A write made under a lease that is no longer the run's current one (it expired and another
+ * process took the run over, or it was released): nothing was written. The process that holds
+ * the run now goes on with it; this one must stop working on it.
+ */
+export class RunFencedError extends RunLeaseError {}
+
 /** Stored data is damaged where it cannot be a torn last write: refused, never read wrongly. */
 export class RunStoreCorruptError extends RunStoreError {
   constructor(

@@ -22,10 +22,17 @@ export interface LoadedRun {
   tree?: unknown;
 }
 
-/** The right to write a run, held by one owner until `expiresAt` unless renewed. */
+/**
+ * The right to write a run, held by one owner until `expiresAt` unless renewed. A holder passes
+ * its lease with every write it makes (the `fence` argument): the store makes the write only while
+ * that lease is still the run's current one, checked together with the write, so a holder that
+ * was paused past its lease and taken over writes nothing at all.
+ */
 export interface Lease {
   readonly runId: string;
   readonly owner: string;
+  /** Tells this holding of the lease from every other one, the same owner's later ones included. */
+  readonly token: string;
   /** Epoch ms; updated by `renew()`. */
   readonly expiresAt: number;
   /** Extends the lease by its ttl; a lease taken over meanwhile rejects with `RunLeaseError`. */
@@ -52,20 +59,24 @@ export interface SettledStep {
  * Where durable runs are kept. Values are stored as JSON: a value JSON cannot hold
  * exactly is refused with a `RunValueError`, never changed. A run unknown to the store is a
  * `RunNotFoundError` for every method but `getRun` (which resolves `undefined`).
+ *
+ * Writes take an optional `fence`: the lease the writer holds. With one, the store writes only
+ * while that lease is the run's current lease, decided atomically with the write; otherwise it
+ * writes nothing and rejects with `RunFencedError`. Without one (tools, `signal()`), it writes.
  */
 export interface RunStore {
   /** Refuses an id already stored with `RunExistsError`. */
   createRun(run: NewRun): Promise<RunRecord>;
-  updateRun(id: string, patch: RunPatch): Promise<RunRecord>;
+  updateRun(id: string, patch: RunPatch, fence?: Lease): Promise<RunRecord>;
   getRun(id: string): Promise<RunRecord | undefined>;
   /** Newest first (by `createdAt`). */
   listRuns(query?: ListRunsQuery): Promise<RunRecord[]>;
   loadRun(id: string): Promise<LoadedRun>;
   /** A key is written once: a second put of the same key is ignored and resolves `false`. */
-  putStep(runId: string, step: StepRecord): Promise<boolean>;
+  putStep(runId: string, step: StepRecord, fence?: Lease): Promise<boolean>;
   /** A key is written once: a second put of the same key is ignored and resolves `false`. */
-  putCall(runId: string, call: CallRecord): Promise<boolean>;
-  appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents>;
+  putCall(runId: string, call: CallRecord, fence?: Lease): Promise<boolean>;
+  appendEvents(runId: string, events: readonly unknown[], fence?: Lease): Promise<AppendedEvents>;
   /**
    * Optional: `appendEvents(runId, events)` then `putStep(runId, step)` in one write, which a
    * durable run uses for each settled step when the store has it (else it makes the two calls).
@@ -73,14 +84,14 @@ export interface RunStore {
    * process ran. A value refused with `RunValueError` writes nothing. PostgreSQL writes both
    * atomically; the journal store writes the events, then the step (two files).
    */
-  settleStep?(runId: string, step: StepRecord, events: readonly unknown[]): Promise<SettledStep>;
+  settleStep?(runId: string, step: StepRecord, events: readonly unknown[], fence?: Lease): Promise<SettledStep>;
   /** Events with `seq > after` (default 0), at most `limit`, in order. */
   readEvents(runId: string, options?: { after?: number; limit?: number }): Promise<StoredEvent[]>;
   putSignal(runId: string, signal: SignalRecord): Promise<void>;
   /** Named data of a run (the trajectory checkpoint, the plan): the latest value wins. */
-  putData(runId: string, name: string, value: unknown): Promise<void>;
+  putData(runId: string, name: string, value: unknown, fence?: Lease): Promise<void>;
   /** The run's latest tree (a debugger export): the latest one wins. */
-  putTree(runId: string, tree: unknown): Promise<void>;
+  putTree(runId: string, tree: unknown, fence?: Lease): Promise<void>;
   /**
    * Takes the run's lease for `ttlMs`. Another owner's live lease is a `RunLeaseError` naming
    * the holder and when it expires; an expired lease is taken over; the same owner renews.
