@@ -34,6 +34,12 @@ export interface RunJournal {
    * is what the step's code and arguments were, so a changed step is reported, not replayed.
    */
   replayStep(workflow: WorkflowRuntime, node: TreeNode, identity: StepIdentity): StepReplay | undefined;
+  /**
+   * Optional: asked before a step's body runs (after `replayStep` found nothing). Undefined when
+   * the body may run at once; otherwise a promise to await first, whose rejection fails the step
+   * without running its body (the run may no longer act: its lease was lost).
+   */
+  beforeStepBody?(workflow: WorkflowRuntime, node: TreeNode): Promise<void> | undefined;
   /** The step settled; the step's caller waits until it is stored. */
   stepSettled(workflow: WorkflowRuntime, node: TreeNode, outcome: StepReplay): Promise<void>;
   /**

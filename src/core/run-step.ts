@@ -178,6 +178,15 @@ async function journaledStep<R>(
     return stepFailed(scope, { ...options, retry: undefined }, body, Number.MAX_SAFE_INTEGER, mismatch);
   }
   if (replay !== undefined) return endReplayed(scope, options, replay) as Awaited<R>;
+  const gate = journal.beforeStepBody?.(workflow, node);
+  if (gate !== undefined) {
+    try {
+      await gate;
+    } catch (stopped) {
+      // The body never ran, so there is no outcome to settle: the step fails as it stands.
+      return stepFailed(scope, { ...options, retry: undefined }, body, Number.MAX_SAFE_INTEGER, stopped);
+    }
+  }
   let value: Awaited<R>;
   try {
     value = await attempt(scope, options, body, 1);

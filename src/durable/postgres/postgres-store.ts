@@ -8,6 +8,7 @@ import { requireName, requirePositiveInteger, requireRunId } from '../store/run-
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
 import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunLeaseError, RunNotFoundError, RunStoreError } from '../store/run-store-errors.js';
+import { fencedError } from '../store/fenced-error.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { loadPg } from './load-pg.js';
@@ -102,12 +103,14 @@ export class PostgresRunStore implements RunStore {
     return record;
   }
 
-  async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+  async updateRun(id: string, patch: RunPatch, fence?: Lease): Promise<RunRecord> {
     requireRunId(id);
     return this.transaction(async (client) => {
-      const found = await client.query(`SELECT record FROM ${this.s}.runs WHERE id = $1 FOR UPDATE`, [id]);
+      // The row lock holds a takeover (an UPDATE of the lease) off until this commits.
+      const found = await client.query(`SELECT record, lease_token, lease_owner, lease_expires_at FROM ${this.s}.runs WHERE id = $1 FOR UPDATE`, [id]);
       const row = found.rows[0];
       if (row === undefined) throw new RunNotFoundError(id);
+      if (fence !== undefined && row.lease_token !== fence.token) throw fencedError(id, fence, 'a change of its record', holderOf(row));
       const next = applyRunPatch(row.record as RunRecord, patch ?? {}, this.clock.now());
       await client.query(`UPDATE ${this.s}.runs SET status = $2, record = $3::json WHERE id = $1`, [id, next.status, encodeJson(next, `Run "${id}"`)]);
       return next;
@@ -158,26 +161,26 @@ export class PostgresRunStore implements RunStore {
     });
   }
 
-  async putStep(runId: string, step: StepRecord): Promise<boolean> {
+  async putStep(runId: string, step: StepRecord, fence?: Lease): Promise<boolean> {
     checkStep(step);
-    return this.insertOnce('steps', runId, step.key, encodeJson(step, `Step "${step.key}"`), `Step key ${quoteName(step.key)}`);
+    return this.insertOnce('steps', runId, step.key, encodeJson(step, `Step "${step.key}"`), `Step key ${quoteName(step.key)}`, fence);
   }
 
-  async putCall(runId: string, call: CallRecord): Promise<boolean> {
+  async putCall(runId: string, call: CallRecord, fence?: Lease): Promise<boolean> {
     checkCall(call);
-    return this.insertOnce('calls', runId, call.key, encodeJson(call, `Call "${call.key}"`), `Call key ${quoteName(call.key)}`);
+    return this.insertOnce('calls', runId, call.key, encodeJson(call, `Call "${call.key}"`), `Call key ${quoteName(call.key)}`, fence);
   }
 
-  async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
+  async appendEvents(runId: string, events: readonly unknown[], fence?: Lease): Promise<AppendedEvents> {
     requireRunId(runId);
     const texts = encodeEvents(runId, events);
     // Nothing to write: the counter is read (a missing run reads no row).
     const result =
       texts.length === 0
         ? await this.query(`SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1`, [runId])
-        : await this.commit((mode) => `WITH ${this.eventBatch(mode)} SELECT base, commit_mode FROM r`, [runId, texts.length, jsonArray(texts)], false);
+        : await this.commit((mode) => `WITH ${this.eventBatch(mode, '$4')} SELECT base, commit_mode FROM r`, [runId, texts.length, jsonArray(texts), fence?.token ?? null], false);
     const row = result.rows[0];
-    if (row === undefined) throw new RunNotFoundError(runId);
+    if (row === undefined) throw await this.refused(runId, fence, `an append of ${texts.length} events`);
     return appended(row.base, texts.length);
   }
 
@@ -186,7 +189,7 @@ export class PostgresRunStore implements RunStore {
    * atomic (a kill, a full disk or a refused key leaves neither). The step row is selected from
    * the run's counter row, so a missing run writes nothing and reads no row.
    */
-  async settleStep(runId: string, step: StepRecord, events: readonly unknown[]): Promise<SettledStep> {
+  async settleStep(runId: string, step: StepRecord, events: readonly unknown[], fence?: Lease): Promise<SettledStep> {
     requireRunId(runId);
     checkStep(step);
     const texts = encodeEvents(runId, events);
@@ -196,21 +199,21 @@ export class PostgresRunStore implements RunStore {
     const [statement, values]: [Statement, unknown[]] =
       texts.length > 0
         ? [
-            (mode) => `WITH ${this.eventBatch(mode)},
+            (mode) => `WITH ${this.eventBatch(mode, '$6')},
                st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $4, $5::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING 1)
                SELECT base, commit_mode, EXISTS (SELECT 1 FROM st) AS written FROM r`,
-            [runId, texts.length, jsonArray(texts), key, record],
+            [runId, texts.length, jsonArray(texts), key, record, fence?.token ?? null],
           ]
         : [
-            (mode) => `WITH r AS (SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1),
+            (mode) => `WITH r AS (SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1 AND ${fenceHolds('$4')} FOR SHARE),
                st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $2, $3::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode} AS commit_mode)
                SELECT base, (SELECT commit_mode FROM st), EXISTS (SELECT 1 FROM st) AS written FROM r`,
-            [runId, key, record],
+            [runId, key, record, fence?.token ?? null],
           ];
     const what = `Step key ${quoteName(step.key)} (settled with ${texts.length} event${texts.length === 1 ? '' : 's'})`;
     const result = await this.write(runId, what, statement, values);
     const row = result.rows[0];
-    if (row === undefined) throw new RunNotFoundError(runId);
+    if (row === undefined) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
     return { written: row.written === true, events: appended(row.base, texts.length) };
   }
 
@@ -247,27 +250,33 @@ export class PostgresRunStore implements RunStore {
     );
   }
 
-  async putData(runId: string, name: string, value: unknown): Promise<void> {
+  async putData(runId: string, name: string, value: unknown, fence?: Lease): Promise<void> {
     requireRunId(runId);
     requireName('A data name', name);
-    await this.write(
+    const what = `Data name ${quoteName(name)}`;
+    const result = await this.write(
       runId,
-      `Data name ${quoteName(name)}`,
+      what,
       (mode) =>
-        `INSERT INTO ${this.s}.data (run_id, name, entry) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, name) DO UPDATE SET entry = EXCLUDED.entry RETURNING ${mode}`,
-      [runId, encodeText(name), encodeJson({ value }, `Data "${name}"`)],
+        `WITH ${this.fenceRow('$4')}, w AS (INSERT INTO ${this.s}.data (run_id, name, entry) SELECT $1, $2, $3::json FROM f
+           ON CONFLICT (run_id, name) DO UPDATE SET entry = EXCLUDED.entry RETURNING ${mode}) SELECT (SELECT count(*) FROM w) AS written FROM f`,
+      [runId, encodeText(name), encodeJson({ value }, `Data "${name}"`), fence?.token ?? null],
     );
+    if (result.rows.length === 0) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
   }
 
-  async putTree(runId: string, tree: unknown): Promise<void> {
+  async putTree(runId: string, tree: unknown, fence?: Lease): Promise<void> {
     requireRunId(runId);
     const text = encodeJson(tree, `The tree of run "${runId}"`);
-    await this.write(
+    const result = await this.write(
       runId,
       'The tree',
-      (mode) => `INSERT INTO ${this.s}.trees (run_id, tree) VALUES ($1, $2::json) ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree RETURNING ${mode}`,
-      [runId, text],
+      (mode) =>
+        `WITH ${this.fenceRow('$3')}, w AS (INSERT INTO ${this.s}.trees (run_id, tree) SELECT $1, $2::json FROM f
+           ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree RETURNING ${mode}) SELECT (SELECT count(*) FROM w) AS written FROM f`,
+      [runId, text, fence?.token ?? null],
     );
+    if (result.rows.length === 0) throw await this.refused(runId, fence, `the tree of run "${runId}"`);
   }
 
   async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
@@ -310,16 +319,34 @@ export class PostgresRunStore implements RunStore {
   private async leaseHolder(runId: string): Promise<{ owner: string | undefined; expiresAt: number | undefined }> {
     const row = (await this.query(`SELECT lease_owner, lease_expires_at FROM ${this.s}.runs WHERE id = $1`, [runId])).rows[0];
     if (row === undefined) throw new RunNotFoundError(runId);
-    const owner = row.lease_owner as string | null;
-    return { owner: owner === null ? undefined : decodeText(owner), expiresAt: (row.lease_expires_at as number | null) ?? undefined };
+    return holderOf(row);
   }
 
-  private async insertOnce(table: 'steps' | 'calls', runId: string, key: string, text: string, what: string): Promise<boolean> {
+  private async insertOnce(table: 'steps' | 'calls', runId: string, key: string, text: string, what: string, fence: Lease | undefined): Promise<boolean> {
     requireRunId(runId);
     const sql: Statement = (mode) =>
-      `INSERT INTO ${this.s}.${table} (run_id, key, record) VALUES ($1, $2, $3::json) ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode}`;
-    const result = await this.write(runId, what, sql, [runId, encodeText(key), text]);
-    return result.rowCount === 1;
+      `WITH ${this.fenceRow('$4')}, w AS (INSERT INTO ${this.s}.${table} (run_id, key, record) SELECT $1, $2, $3::json FROM f
+         ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode}) SELECT (SELECT count(*) FROM w) AS written FROM f`;
+    const result = await this.write(runId, what, sql, [runId, encodeText(key), text, fence?.token ?? null]);
+    const row = result.rows[0];
+    if (row === undefined) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
+    return Number(row.written) === 1;
+  }
+
+  /**
+   * The CTE `f`: the run's row while `fence` (the token in parameter `param`, or null for an
+   * unfenced write) holds its lease, locked FOR SHARE until the statement commits, so a takeover
+   * (an UPDATE of the row) waits for the write or the write sees the new token and writes nothing.
+   */
+  private fenceRow(param: string): string {
+    return `f AS (SELECT 1 FROM ${this.s}.runs WHERE id = $1 AND ${fenceHolds(param)} FOR SHARE)`;
+  }
+
+  /** Why a write found no row to write under: the run is missing, or `fence` no longer holds its lease. */
+  private async refused(runId: string, fence: Lease | undefined, what: string): Promise<Error> {
+    const row = (await this.query(`SELECT lease_owner, lease_expires_at FROM ${this.s}.runs WHERE id = $1`, [runId])).rows[0];
+    if (row === undefined || fence === undefined) return new RunNotFoundError(runId);
+    return fencedError(runId, fence, what, holderOf(row));
   }
 
   private async requireRun(runId: string): Promise<void> {
@@ -361,12 +388,13 @@ export class PostgresRunStore implements RunStore {
   }
 
   /**
-   * The CTEs `r` (the run's counter bumped by $2, its old value as `base`, and the commit mode)
+   * The CTEs `r` (the run's counter bumped by $2 while the lease token in parameter `fence` holds
+   * the lease, or that parameter is null; its old value as `base`, and the commit mode)
    * and `ins` (the $2 events of the JSON array $3, one row numbered base + 1 .. base + $2) of a
    * statement with $1 the run id. The UPDATE also locks the run's row until the commit.
    */
-  private eventBatch(mode: string): string {
-    return `r AS (UPDATE ${this.s}.runs SET event_seq = event_seq + $2 WHERE id = $1 RETURNING event_seq - $2 AS base, ${mode} AS commit_mode),
+  private eventBatch(mode: string, fence: string): string {
+    return `r AS (UPDATE ${this.s}.runs SET event_seq = event_seq + $2 WHERE id = $1 AND ${fenceHolds(fence)} RETURNING event_seq - $2 AS base, ${mode} AS commit_mode),
        ins AS (INSERT INTO ${this.s}.event_batches (run_id, last_seq, first_seq, events) SELECT $1, r.base + $2, r.base + 1, $3::json FROM r)`;
   }
 
@@ -417,6 +445,16 @@ export class PostgresRunStore implements RunStore {
     this.poolPromise ??= loadPg().then((pg) => new pg.Pool(this.connection));
     return this.poolPromise;
   }
+}
+
+/** The condition that a lease token parameter (null: no fence) still holds the run's lease. */
+function fenceHolds(param: string): string {
+  return `(${param}::text IS NULL OR lease_token = ${param}::text)`;
+}
+
+function holderOf(row: Record<string, unknown>): { owner: string | undefined; expiresAt: number | undefined } {
+  const owner = row.lease_owner as string | null;
+  return { owner: owner === null ? undefined : decodeText(owner), expiresAt: (row.lease_expires_at as number | null) ?? undefined };
 }
 
 function encodeEvents(runId: string, events: readonly unknown[]): string[] {

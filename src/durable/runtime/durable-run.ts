@@ -6,9 +6,11 @@ import type { PromptCall, PromptOutcome } from '../../agent/prompt-call.js';
 import type { RunJournal, StepIdentity, StepReplay, WaitOptions, WaitSchema } from '../../core/run-journal.js';
 import type { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
-import type { LoadedRun, RunStore } from '../store/run-store.js';
+import type { Lease, LoadedRun, RunStore } from '../store/run-store.js';
 import type { CallRecord, SignalRecord, StepRecord } from '../store/stored-records.js';
 import { RunValueError } from '../store/run-store-errors.js';
+import type { LeaseKeeper } from './lease-keeper.js';
+import { RunInterruptedError } from './run-interrupted-error.js';
 import { exportRun } from '../../debugger/run-export.js';
 import type { SerializedError } from '../../util/serialize-error.js';
 import { addUsage, ZERO_USAGE } from '../../util/usage.js';
@@ -60,6 +62,8 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
   private readonly restored = new Map<string, TrajectoryCheckpoint>();
   private usageTotal: TokenUsage = { ...ZERO_USAGE };
+  private keeper: LeaseKeeper | undefined;
+  private stopped: RunInterruptedError | undefined;
   /** Set when a wait suspended the run. */
   suspended = false;
 
@@ -73,6 +77,8 @@ export class DurableRun implements RunJournal, CallJournal {
     readonly runId: string,
     private readonly root: Workflow,
     loaded: LoadedRun | undefined,
+    /** The lease this process holds: every write passes it, so the store refuses them once it was taken over. */
+    private readonly fence?: Lease,
   ) {
     for (const step of loaded?.steps ?? []) this.steps.set(step.key, step);
     // The run's usage counts every call it paid for, in earlier processes too.
@@ -95,6 +101,55 @@ export class DurableRun implements RunJournal, CallJournal {
 
   private now(): number {
     return this.root.clock.now();
+  }
+
+  /** The key of the step `node` is or is inside of, in `workflow`; undefined outside a step. */
+  stepKeyOf(workflow: Workflow, node: TreeNode | undefined): string | undefined {
+    for (let at: TreeNode | null | undefined = node; at !== undefined && at !== null && at !== workflow.treeNode; at = at.parent) {
+      if (at.kind === 'step') return this.paths.nodeKey(workflow, at);
+    }
+    return undefined;
+  }
+
+  /** The keeper of the run's lease, asked before each step's body runs. */
+  keepLeaseWith(keeper: LeaseKeeper): void {
+    this.keeper = keeper;
+  }
+
+  beforeStepBody(): Promise<void> | undefined {
+    if (this.stopped !== undefined) return Promise.reject(this.stopped);
+    return this.keeper?.beforeWork();
+  }
+
+  /**
+   * Why this process must stop working on the run without storing an outcome: its lease was lost,
+   * or a write failed for the store's own reasons (a value the store refuses is the code's fault,
+   * and fails the step as usual). Undefined while neither happened.
+   */
+  get interruption(): RunInterruptedError | undefined {
+    return this.stopped ?? this.keeper?.lostError;
+  }
+
+  /** Stops the run in this process: no step body starts after this, and nothing final is stored. */
+  interrupt(error: RunInterruptedError): void {
+    if (this.stopped !== undefined) return;
+    this.stopped = error;
+    this.keeper?.stop();
+    this.root.cancel(error.message);
+  }
+
+  /** Notes a failed write: anything but a refused value means the store is in trouble or the lease is gone. */
+  private writeFailed(error: unknown): void {
+    if (error instanceof RunValueError || this.stopped !== undefined) return;
+    this.interrupt(new RunInterruptedError(this.runId, `a write to its store failed (${error instanceof Error ? error.message : String(error)})`, { cause: error }));
+  }
+
+  /** `promise`, noting its failure (see `writeFailed`). */
+  private noted<T>(promise: Promise<T>): Promise<T> {
+    return promise.catch((error: unknown) => {
+      this.writeFailed(error);
+      throw error;
+    });
   }
 
   get usage(): TokenUsage {
@@ -159,9 +214,10 @@ export class DurableRun implements RunJournal, CallJournal {
   private async writeCheckpoints(): Promise<void> {
     if (this.writeError !== undefined) return;
     try {
-      for (const [key, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${key}`, checkpoint);
+      for (const [key, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${key}`, checkpoint, this.fence);
       this.checkpoints.clear();
     } catch (error) {
+      this.writeFailed(error);
       this.writeError = error;
     }
   }
@@ -169,7 +225,7 @@ export class DurableRun implements RunJournal, CallJournal {
   /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
   async storeTree(): Promise<void> {
     const started = performance.now();
-    await this.store.putTree(this.runId, exportRun(this.root.node, this.now()));
+    await this.noted(this.store.putTree(this.runId, exportRun(this.root.node, this.now()), this.fence));
     this.treeWrittenAt = performance.now();
     this.treeEveryMs = Math.min(TREE_MAX_MS, (this.treeWrittenAt - started) * TREE_COST_SHARE);
   }
@@ -179,8 +235,9 @@ export class DurableRun implements RunJournal, CallJournal {
     const batch = this.events;
     this.events = [];
     try {
-      await this.store.appendEvents(this.runId, batch);
+      await this.store.appendEvents(this.runId, batch, this.fence);
     } catch (error) {
+      this.writeFailed(error);
       // Surfaces at the next flush, which a step's settling awaits.
       this.writeError = error;
     }
@@ -217,7 +274,7 @@ export class DurableRun implements RunJournal, CallJournal {
     const store = this.store;
     if (store.settleStep === undefined) {
       await this.flush();
-      await store.putStep(this.runId, record);
+      await this.noted(store.putStep(this.runId, record, this.fence));
       return;
     }
     const settle = store.settleStep.bind(store);
@@ -228,12 +285,13 @@ export class DurableRun implements RunJournal, CallJournal {
       const batch = this.events;
       this.events = [];
       try {
-        await settle(this.runId, record, batch);
+        await settle(this.runId, record, batch, this.fence);
       } catch (error) {
+        this.writeFailed(error);
         failure = { error };
         // A refused value wrote nothing: the events go on alone, as they would have before
         // the step (a refused event fails again and the batch is dropped, like any failed append).
-        if (error instanceof RunValueError && batch.length > 0) await store.appendEvents(this.runId, batch).catch(() => undefined);
+        if (error instanceof RunValueError && batch.length > 0) await store.appendEvents(this.runId, batch, this.fence).catch(() => undefined);
       }
     });
     await this.writing;
@@ -261,6 +319,8 @@ export class DurableRun implements RunJournal, CallJournal {
     graftStored(node, stored.subtree);
     // What the step's work cost when it ran still counts against the budgets above it.
     if (Array.isArray(stored.subtree)) bookBelow(node, amountsOfSubtree(stored.subtree));
+    // The fields as the step left them, before its value is returned: the code after it reads them.
+    states.restore(workflow, stored);
     if (stored.status === 'completed') return { status: 'completed', value: stored.value };
     return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined) };
   }
@@ -319,7 +379,7 @@ export class DurableRun implements RunJournal, CallJournal {
     const usage = outcome.cached ? outcome.usage : call.meter.turns > 0 ? call.meter.usage : outcome.usage;
     this.usageTotal = addUsage(this.usageTotal, usage);
     await this.flush();
-    await this.store.putCall(this.runId, {
+    const stored = this.store.putCall(this.runId, {
       key,
       answer: outcome.answerData,
       usage,
@@ -329,7 +389,8 @@ export class DurableRun implements RunJournal, CallJournal {
       // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).
       toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
       at: this.now(),
-    });
+    }, this.fence);
+    await this.noted(stored);
   }
 
   async waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T> {
@@ -356,12 +417,12 @@ export class DurableRun implements RunJournal, CallJournal {
     const schemaJson = await waitSchemaJson(schema);
     await this.flush();
     await this.storeTree();
-    await this.store.updateRun(this.runId, {
+    await this.noted(this.store.updateRun(this.runId, {
       status: 'suspended',
       // What the run has spent so far: `runs list` shows it while the run waits.
       usage: this.usage,
       waitingFor: { name, since, ...(timeoutAt !== undefined ? { timeoutAt } : {}), ...(schemaJson !== undefined ? { schema: schemaJson } : {}) },
-    });
+    }, this.fence));
     this.suspended = true;
     throw new RunSuspendedError(`Run "${this.runId}" is suspended: it waits for signal "${name}".`, {
       ...workflow.errorDetails(node, undefined),

@@ -8,9 +8,11 @@ import type { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
 import type { LoadedRun, RunStore } from '../store/run-store.js';
 import { serializeError } from '../../util/serialize-error.js';
-import { RunExistsError } from '../store/run-store-errors.js';
+import { RunExistsError, RunStoreError, RunValueError } from '../store/run-store-errors.js';
+import { RunInterruptedError } from './run-interrupted-error.js';
 import { DurableRun } from './durable-run.js';
 import { RunFinishedError } from './replay-errors.js';
+import { LeaseKeeper } from './lease-keeper.js';
 
 const DEFAULT_LEASE_MS = 30_000;
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -40,6 +42,15 @@ export function resumeWith(workflow: Workflow, setting: ResumeSetting): void {
 }
 
 /** Creates the run unless the store has it; true when this call created it. */
+/** A store failure that reached the runner directly (the run's own first writes): the run stops resumable. */
+function interruptionOf(runId: string, error: unknown): RunInterruptedError | undefined {
+  if (error instanceof RunInterruptedError) return error;
+  if (error instanceof RunStoreError && !(error instanceof RunValueError)) {
+    return new RunInterruptedError(runId, `a write to its store failed (${error.message})`, { cause: error });
+  }
+  return undefined;
+}
+
 async function createIfAbsent(store: RunStore, runId: string, rootName: string, setting: DurableSetting): Promise<boolean> {
   if ((await store.getRun(runId)) !== undefined) return false;
   try {
@@ -69,6 +80,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   const leaseMs = setting.leaseMs ?? DEFAULT_LEASE_MS;
   // The lease first, then the read: a resumer that waited for another one to finish must see
   // what that one stored, never replay from a copy read before it.
+  const asked = LeaseKeeper.now();
   const lease = await store.acquireLease(runId, owner, leaseMs);
   let loaded: LoadedRun | undefined;
   try {
@@ -88,31 +100,37 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
     await lease.release().catch(() => undefined);
     throw error;
   }
-  const journal = new DurableRun(store, runId, workflow, loaded);
-  const renewal = setInterval(() => {
-    lease.renew().catch((error: unknown) => workflow.cancel(`the run's lease was lost: ${serializeError(error).message}`));
-  }, Math.max(250, Math.floor(leaseMs / 3)));
-  renewal.unref();
+  const journal = new DurableRun(store, runId, workflow, loaded, lease);
+  const keeper = new LeaseKeeper(lease, leaseMs, asked, (lost) => journal.interrupt(lost));
+  journal.keepLeaseWith(keeper);
   const unsubscribe = workflow.addObserver({ onEvent: (event, node) => journal.recordEvent(event, node as TreeNode | undefined) });
   runs.set(workflow, journal);
   setRunJournal(workflow, journal);
   try {
-    if (loaded?.run.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null });
+    if (loaded?.run.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null }, lease);
     // A resume leaves the arguments to this read: they were stored when the run was created.
     const result = await (resumed?.storedArgs === true ? run(Array.isArray(loaded?.data.args) ? loaded.data.args : []) : run());
     await journal.flush();
-    await store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage });
+    // A run whose lease was lost meanwhile stores nothing more: its outcome is the new holder's.
+    const lost = journal.interruption;
+    if (lost !== undefined) throw lost;
+    await store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage }, lease);
     return result;
   } catch (error) {
+    const stopped = journal.interruption ?? interruptionOf(runId, error);
+    if (stopped !== undefined) {
+      // Lost lease or the store's own trouble: nothing final is stored, so the run stays resumable.
+      throw stopped === error ? error : stopped;
+    }
     await journal.flush().catch(() => undefined);
     if (!isSuspension(error)) {
       await store
-        .updateRun(runId, { status: workflow.isCancelled ? 'cancelled' : 'failed', error: serializeError(error), usage: journal.usage })
+        .updateRun(runId, { status: workflow.isCancelled ? 'cancelled' : 'failed', error: serializeError(error), usage: journal.usage }, lease)
         .catch(() => undefined);
     }
     throw error;
   } finally {
-    clearInterval(renewal);
+    keeper.stop();
     unsubscribe();
     setRunJournal(workflow, undefined);
     await journal.storeTree().catch(() => undefined);
