@@ -138,6 +138,12 @@ export class DurableRun implements RunJournal, CallJournal {
     this.root.cancel(error.message);
   }
 
+  /** Once the run stopped in this process, it stores nothing more: what it did is the next holder's to redo. */
+  private throwIfStopped(): void {
+    const stopped = this.interruption;
+    if (stopped !== undefined) throw stopped;
+  }
+
   /** Notes a failed write: anything but a refused value means the store is in trouble or the lease is gone. */
   private writeFailed(error: unknown): void {
     if (error instanceof RunValueError || this.stopped !== undefined) return;
@@ -212,7 +218,7 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   private async writeCheckpoints(): Promise<void> {
-    if (this.writeError !== undefined) return;
+    if (this.writeError !== undefined || this.interruption !== undefined) return;
     try {
       for (const [key, checkpoint] of this.checkpoints) await this.store.putData(this.runId, `${CHECKPOINT_DATA}${key}`, checkpoint, this.fence);
       this.checkpoints.clear();
@@ -224,6 +230,7 @@ export class DurableRun implements RunJournal, CallJournal {
 
   /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
   async storeTree(): Promise<void> {
+    this.throwIfStopped();
     const started = performance.now();
     await this.noted(this.store.putTree(this.runId, exportRun(this.root.node, this.now()), this.fence));
     this.treeWrittenAt = performance.now();
@@ -231,7 +238,7 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   private async writeEvents(): Promise<void> {
-    if (this.events.length === 0 || this.writeError !== undefined) return;
+    if (this.events.length === 0 || this.writeError !== undefined || this.interruption !== undefined) return;
     const batch = this.events;
     this.events = [];
     try {
@@ -244,6 +251,7 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   async flush(): Promise<void> {
+    this.throwIfStopped();
     await this.storeTreeIfDue();
     // Through the same chain as the replay's batches: one append at a time, in order.
     this.writing = this.writing.then(() => this.writeEvents());
@@ -271,6 +279,7 @@ export class DurableRun implements RunJournal, CallJournal {
    * surfaces here, with the step not stored, as a flush would.
    */
   private async storeStep(record: StepRecord): Promise<void> {
+    this.throwIfStopped();
     const store = this.store;
     if (store.settleStep === undefined) {
       await this.flush();
