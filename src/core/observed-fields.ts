@@ -6,6 +6,8 @@ export interface ObservedField {
   readonly hidden: boolean;
   readonly redact: boolean;
   read(instance: object): unknown;
+  /** Puts a value back (a durable replay restores what a step left). */
+  write(instance: object, value: unknown): void;
 }
 
 const FIELDS = Symbol('groundswell.observedFields');

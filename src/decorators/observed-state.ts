@@ -30,10 +30,12 @@ export function ObservedState(options: ObservedStateOptions = {}): FieldDecorato
         throw wrongMember('@ObservedState()', 'instance fields', String(context.name), 'static field');
       }
       const get = context.access.get as (instance: unknown) => unknown;
+      const set = context.access.set as (instance: unknown, value: unknown) => void;
       register(context.metadata as Record<PropertyKey, unknown>, {
         key: context.name,
         ...flags,
         read: (instance) => get(instance),
+        write: (instance, value) => set(instance, value),
       });
       return;
     }
@@ -51,6 +53,9 @@ export function ObservedState(options: ObservedStateOptions = {}): FieldDecorato
       key,
       ...flags,
       read: (instance) => (instance as Record<PropertyKey, unknown>)[key],
+      write: (instance, value) => {
+        (instance as Record<PropertyKey, unknown>)[key] = value;
+      },
     });
   } as FieldDecorator;
 }

@@ -37,6 +37,12 @@ export function checkStep(step: StepRecord): void {
     throw new UsageError(`Step "${step.key}": status must be "completed" or "failed".`);
   }
   requireTime(`Step "${step.key}" at`, step.at);
+  if (step.state !== undefined && (typeof step.state !== 'object' || step.state === null || Array.isArray(step.state))) {
+    throw new UsageError(`Step "${step.key}": state must be an object of field values.`);
+  }
+  if (step.stateUnset !== undefined && (!Array.isArray(step.stateUnset) || !step.stateUnset.every((name) => typeof name === 'string'))) {
+    throw new UsageError(`Step "${step.key}": stateUnset must be an array of field names.`);
+  }
 }
 
 export function checkCall(call: CallRecord): void {

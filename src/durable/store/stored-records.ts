@@ -15,6 +15,13 @@ export interface StepRecord {
   fingerprint?: string;
   /** What the step held when it settled (its agent and tool calls, as exported nodes), shown again on replay. */
   subtree?: unknown;
+  /**
+   * The `@ObservedState` fields of the step's workflow that the step changed, by field name, as it
+   * left them (JSON); a replay writes them back. Absent in records stored before state was kept.
+   */
+  state?: Record<string, unknown>;
+  /** Fields the step left `undefined`, which JSON cannot hold as a value. */
+  stateUnset?: string[];
   /** Epoch ms. */
   at: number;
 }
