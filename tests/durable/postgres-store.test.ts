@@ -275,17 +275,24 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore: one statement per 
         () => undefined,
         (error: unknown) => error,
       );
-      let pid: number | undefined;
-      while (pid === undefined) {
+      // Killed twice: the store reads back that the first kill left nothing and sends the settle
+      // once more (decision 0068), then reports the second loss.
+      const killed: number[] = [];
+      while (killed.length < 2) {
         const waiting = await pool.query(
           `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
           [lockKey],
         );
-        pid = waiting.rows[0]?.pid as number | undefined;
+        const pid = waiting.rows.map((row) => row.pid as number).find((found) => !killed.includes(found));
         if (pid === undefined) await new Promise((wake) => setTimeout(wake, 10));
+        else {
+          await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+          killed.push(pid);
+        }
       }
-      await pool.query('SELECT pg_terminate_backend($1)', [pid]);
-      expect(await settling).toHaveProperty('code', '57P01');
+      const lost = await settling;
+      expect(lost).toBeInstanceOf(RunStoreError);
+      expect((lost as Error).cause).toHaveProperty('code', '57P01');
     } finally {
       await holder.query('SELECT pg_advisory_unlock($1)', [lockKey]);
       holder.release();

@@ -16,6 +16,10 @@ import { sqlAfter, sqlLimit } from './pg-bounds.js';
 import { quoteName, refusedInput } from './pg-input-error.js';
 import type { PgClientLike, PgPoolLike, PgResultLike } from './pg-like.js';
 import { decodeText, encodeText } from './pg-text.js';
+import { listenForPoolErrors, listenWhileCheckedOut } from './pg-error-listeners.js';
+import { connectionLoss } from './pg-connection-errors.js';
+import { holdsRecord, readBackSettle } from './pg-read-back.js';
+import { lostAtCommit, Resend, sendWithResend } from './pg-resend.js';
 import { PostgresLease } from './postgres-lease.js';
 import { migrateSchema } from './postgres-migrate.js';
 import { requireSchemaName } from './postgres-schema.js';
@@ -65,11 +69,11 @@ export class PostgresRunStore implements RunStore {
     if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
       throw new UsageError('PostgresRunStore `fsync` must be "checkpoints", "every-record" or "off".');
     }
-    this.fsync = options.fsync ?? 'checkpoints';
+    this.fsync = options.fsync ?? 'every-record';
     if (options.prepare !== undefined && typeof options.prepare !== 'boolean') throw new UsageError('PostgresRunStore `prepare` must be a boolean.');
     this.prepare = options.prepare ?? true;
     this.ownsPool = options.pool === undefined;
-    if (options.pool !== undefined) this.poolPromise = Promise.resolve(options.pool);
+    if (options.pool !== undefined) this.poolPromise = Promise.resolve(listenForPoolErrors(options.pool));
     else {
       const config = options.connection;
       if (typeof config !== 'string' && (typeof config !== 'object' || config === null)) {
@@ -84,22 +88,27 @@ export class PostgresRunStore implements RunStore {
    * exist it creates nothing, so a role that may only use the tables can run it.
    */
   async migrate(): Promise<void> {
-    await this.transaction((client) => migrateSchema(client, this.schema));
+    await this.transaction((client) => migrateSchema(client, this.schema), true);
   }
 
   async createRun(run: NewRun): Promise<RunRecord> {
     const now = this.clock.now();
     const record = newRunRecord(run, now);
     const id = record.id;
+    const text = encodeJson(record, `Run "${id}"`);
+    const resend = Resend.repeatable();
     const result = await this.commit(
       (mode) =>
         `INSERT INTO ${this.s}.runs (id, root_name, status, created_at, record) VALUES ($1, $2, $3, $4, $5::json) ON CONFLICT (id) DO NOTHING RETURNING ${mode}`,
-      [id, encodeText(record.rootName), record.status, now, encodeJson(record, `Run "${id}"`)],
+      [id, encodeText(record.rootName), record.status, now, text],
       true,
+      resend,
     ).catch((error: unknown) => {
       throw refusedInput(error, `Run "${id}"`) ?? error;
     });
-    if (result.rowCount !== 1) throw new RunExistsError(id);
+    // Sent again after a lost answer, the id reads as taken when the first send created it.
+    const created = result.rowCount === 1 || (resend.sentAgainAfterLoss && (await holdsRecord(this.read, this.schema, 'runs', id, id, text)));
+    if (!created) throw new RunExistsError(id);
     return record;
   }
 
@@ -114,7 +123,7 @@ export class PostgresRunStore implements RunStore {
       const next = applyRunPatch(row.record as RunRecord, patch ?? {}, this.clock.now());
       await client.query(`UPDATE ${this.s}.runs SET status = $2, record = $3::json WHERE id = $1`, [id, next.status, encodeJson(next, `Run "${id}"`)]);
       return next;
-    });
+    }, true);
   }
 
   async getRun(id: string): Promise<RunRecord | undefined> {
@@ -158,7 +167,7 @@ export class PostgresRunStore implements RunStore {
       const tree = (await client.query(`SELECT tree FROM ${this.s}.trees WHERE run_id = $1`, [id])).rows[0];
       if (tree !== undefined) loaded.tree = tree.tree;
       return loaded;
-    });
+    }, true);
   }
 
   async putStep(runId: string, step: StepRecord, fence?: Lease): Promise<boolean> {
@@ -211,10 +220,15 @@ export class PostgresRunStore implements RunStore {
             [runId, key, record, fence?.token ?? null],
           ];
     const what = `Step key ${quoteName(step.key)} (settled with ${texts.length} event${texts.length === 1 ? '' : 's'})`;
-    const result = await this.write(runId, what, statement, values);
+    // With events it bumps the counter and adds a batch, which a second send would repeat: what a
+    // lost send left is read back instead. Without, it is an insert of a key, safe to send again.
+    const resend =
+      texts.length > 0 ? Resend.once(() => readBackSettle(this.read, this.schema, runId, key, record, jsonArray(texts))) : Resend.repeatable();
+    const result = await this.write(runId, what, statement, values, false, resend);
     const row = result.rows[0];
     if (row === undefined) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
-    return { written: row.written === true, events: appended(row.base, texts.length) };
+    const written = row.written === true || (resend.sentAgainAfterLoss && (await holdsRecord(this.read, this.schema, 'steps', runId, key, record)));
+    return { written, events: appended(row.base, texts.length) };
   }
 
   async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
@@ -261,6 +275,8 @@ export class PostgresRunStore implements RunStore {
         `WITH ${this.fenceRow('$4')}, w AS (INSERT INTO ${this.s}.data (run_id, name, entry) SELECT $1, $2, $3::json FROM f
            ON CONFLICT (run_id, name) DO UPDATE SET entry = EXCLUDED.entry RETURNING ${mode}) SELECT (SELECT count(*) FROM w) AS written FROM f`,
       [runId, encodeText(name), encodeJson({ value }, `Data "${name}"`), fence?.token ?? null],
+      false,
+      Resend.repeatable(),
     );
     if (result.rows.length === 0) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
   }
@@ -275,6 +291,8 @@ export class PostgresRunStore implements RunStore {
         `WITH ${this.fenceRow('$3')}, w AS (INSERT INTO ${this.s}.trees (run_id, tree) SELECT $1, $2::json FROM f
            ON CONFLICT (run_id) DO UPDATE SET tree = EXCLUDED.tree RETURNING ${mode}) SELECT (SELECT count(*) FROM w) AS written FROM f`,
       [runId, text, fence?.token ?? null],
+      false,
+      Resend.repeatable(),
     );
     if (result.rows.length === 0) throw await this.refused(runId, fence, `the tree of run "${runId}"`);
   }
@@ -327,10 +345,12 @@ export class PostgresRunStore implements RunStore {
     const sql: Statement = (mode) =>
       `WITH ${this.fenceRow('$4')}, w AS (INSERT INTO ${this.s}.${table} (run_id, key, record) SELECT $1, $2, $3::json FROM f
          ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode}) SELECT (SELECT count(*) FROM w) AS written FROM f`;
-    const result = await this.write(runId, what, sql, [runId, encodeText(key), text, fence?.token ?? null]);
+    const resend = Resend.repeatable();
+    const result = await this.write(runId, what, sql, [runId, encodeText(key), text, fence?.token ?? null], false, resend);
     const row = result.rows[0];
     if (row === undefined) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
-    return Number(row.written) === 1;
+    // Sent again after a lost answer: `true` when the key holds this record (the lost send wrote it).
+    return Number(row.written) === 1 || (resend.sentAgainAfterLoss && (await holdsRecord(this.read, this.schema, table, runId, encodeText(key), text)));
   }
 
   /**
@@ -357,11 +377,11 @@ export class PostgresRunStore implements RunStore {
   /**
    * A write for a run: a missing run (the foreign key) is a `RunNotFoundError`, input PostgreSQL
    * refuses a `RunStoreError` naming `what` and the run. A record (not a checkpoint) commits
-   * asynchronously unless the policy is `every-record`.
+   * asynchronously under the policies `checkpoints` and `off`. `resend`: see `commit`.
    */
-  private async write(runId: string, what: string, sql: Statement, values: unknown[], checkpoint = false): Promise<PgResultLike> {
+  private async write(runId: string, what: string, sql: Statement, values: unknown[], checkpoint = false, resend = Resend.once()): Promise<PgResultLike> {
     try {
-      return await this.commit(sql, values, checkpoint);
+      return await this.commit(sql, values, checkpoint, resend, `${what} of run "${runId}"`);
     } catch (error) {
       if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) throw new RunNotFoundError(runId, { cause: error });
       throw refusedInput(error, `${what} of run "${runId}"`) ?? error;
@@ -371,10 +391,12 @@ export class PostgresRunStore implements RunStore {
   /**
    * One statement, committed on its own as the fsync policy says, in one round trip: `sql` puts
    * the commit mode in a row it writes (see ASYNC_COMMIT), never a BEGIN/SET LOCAL/COMMIT of its own.
+   * On a lost connection it is sent again only as `resend` allows: by default only when it never
+   * reached the server, since a write not known to be repeatable could be stored twice.
    */
-  private commit(sql: Statement, values: unknown[], checkpoint: boolean): Promise<PgResultLike> {
+  private commit(sql: Statement, values: unknown[], checkpoint: boolean, resend = Resend.once(), what = 'a write'): Promise<PgResultLike> {
     const synchronous = this.fsync === 'every-record' || (checkpoint && this.fsync === 'checkpoints');
-    return this.query(sql(synchronous ? SESSION_COMMIT : ASYNC_COMMIT), values, this.prepare);
+    return this.query(sql(synchronous ? SESSION_COMMIT : ASYNC_COMMIT), values, this.prepare, resend, what);
   }
 
   /** A name per statement text: the same text always gets the same name, another text another one. */
@@ -398,28 +420,74 @@ export class PostgresRunStore implements RunStore {
        ins AS (INSERT INTO ${this.s}.event_batches (run_id, last_seq, first_seq, events) SELECT $1, r.base + $2, r.base + 1, $3::json FROM r)`;
   }
 
-  /** `prepared`: as a named statement, parsed and planned once per connection (the hot writes). */
-  private async query(sql: string, values: unknown[], prepared = false): Promise<PgResultLike> {
+  /**
+   * `prepared`: as a named statement, parsed and planned once per connection (the hot writes).
+   * Sent once more on a lost connection where `resend` allows it (decision 0068); the default
+   * suits what calls it directly: reads, and the lease's conditional updates, which leave the
+   * same row when sent twice with the same values.
+   */
+  private async query(sql: string, values: unknown[], prepared = false, resend = Resend.repeatable(), what = 'a statement'): Promise<PgResultLike> {
     const pool = await this.pool();
     try {
-      return await (prepared ? pool.query({ name: this.statementName(sql), text: sql, values }) : pool.query(sql, values));
+      const send = () => (prepared ? pool.query({ name: this.statementName(sql), text: sql, values }) : pool.query(sql, values));
+      return await sendWithResend(send, resend, `${what} (PostgreSQL run store, schema "${this.schema}")`);
     } catch (error) {
       throw this.explain(error);
     }
   }
 
-  private async transaction<T>(body: (client: PgClientLike) => Promise<T>, asyncCommit = this.fsync === 'off'): Promise<T> {
-    const client = await (await this.pool()).connect();
+  /** A read for the read-backs after a lost connection. */
+  private readonly read = (sql: string, values: unknown[]): Promise<PgResultLike> => this.query(sql, values);
+
+  /**
+   * `body` in a transaction. On a lost connection it runs again once on a new one when that is
+   * safe: the connection was lost before COMMIT was sent (the server never commits without it), or
+   * the body is `repeatable` (reads only, or writes that leave the same rows when run twice).
+   */
+  private async transaction<T>(body: (client: PgClientLike) => Promise<T>, repeatable = false, asyncCommit = this.fsync === 'off'): Promise<T> {
+    const pool = await this.pool();
+    const what = `a transaction (PostgreSQL run store, schema "${this.schema}")`;
+    let committing = false;
+    const once = async (): Promise<T> => {
+      committing = false;
+      const client = await pool.connect();
+      const unlisten = listenWhileCheckedOut(client);
+      try {
+        // One round trip for both (no parameters: the simple protocol takes several statements).
+        await client.query(asyncCommit ? 'BEGIN; SET LOCAL synchronous_commit TO OFF' : 'BEGIN');
+        const result = await body(client);
+        committing = true;
+        await client.query('COMMIT');
+        unlisten();
+        client.release();
+        return result;
+      } catch (error) {
+        const lost = connectionLoss(error) !== undefined;
+        // A lost connection is not queryable: the pool is told to drop it.
+        if (!lost) await client.query('ROLLBACK').catch(() => undefined);
+        unlisten();
+        client.release(lost ? (error as Error) : undefined);
+        throw error;
+      }
+    };
     try {
-      // One round trip for both (no parameters: the simple protocol takes several statements).
-      await client.query(asyncCommit ? 'BEGIN; SET LOCAL synchronous_commit TO OFF' : 'BEGIN');
-      const result = await body(client);
-      await client.query('COMMIT');
-      client.release();
-      return result;
+      try {
+        return await once();
+      } catch (error) {
+        const loss = connectionLoss(error);
+        if (loss === undefined) throw error;
+        if (loss === 'maybe-sent' && committing && !repeatable) throw lostAtCommit(what, error);
+      }
+      await new Promise<void>((resume) => setImmediate(resume));
+      try {
+        return await once();
+      } catch (error) {
+        const loss = connectionLoss(error);
+        if (loss === undefined) throw error;
+        if (loss === 'maybe-sent' && committing && !repeatable) throw lostAtCommit(what, error);
+        throw new RunStoreError(`${what} failed: the connection to PostgreSQL failed, and again on a second try (${(error as Error).message}).`, { cause: error });
+      }
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
       throw this.explain(error);
     }
   }
@@ -442,7 +510,7 @@ export class PostgresRunStore implements RunStore {
 
   private pool(): Promise<PgPoolLike> {
     if (this.closed) return Promise.reject(new RunStoreError(`The PostgreSQL run store (schema "${this.schema}") is closed.`));
-    this.poolPromise ??= loadPg().then((pg) => new pg.Pool(this.connection));
+    this.poolPromise ??= loadPg().then((pg) => listenForPoolErrors(new pg.Pool(this.connection)));
     return this.poolPromise;
   }
 }
