@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type * as Groundswell from 'groundswell';
+import type * as Testing from 'groundswell/testing';
+import type { RunStore } from 'groundswell/durable';
+import type { World } from './world.js';
+import { LEASE_MS } from './world.js';
+
+export const EXPECTED = '10|7|0,2,4|true|shipped';
+
+export interface SimLibrary {
+  gs: typeof Groundswell;
+  testing: typeof Testing;
+}
+
+/**
+ * What every schedule runs: a step with a side effect, an agent call on the offline model inside a
+ * step, a fan-out of three steps, a wait for a signal, and two steps after it. Each side effect is
+ * told to the world (which holds it while the process is frozen, as a paused process would).
+ */
+export function simWorkflow(lib: SimLibrary, store: RunStore, world: World, proc: number, runId: string): () => Groundswell.Workflow<string> {
+  const model = new lib.testing.ScriptedModel(() => lib.testing.json({ n: 7 }));
+  const agent = lib.gs.createAgent({ name: 'asker', client: model.client({ maxRetries: 0 }) });
+  return () =>
+    lib.gs.createWorkflow({ name: 'Simulated', clock: world.clock, durable: { store, runId, leaseMs: LEASE_MS } }, async (ctx) => {
+      const charged = await ctx.step('charge', async () => {
+        await world.effect(proc, 'charge');
+        return 10;
+      });
+      const asked = await ctx.step('ask', async () => {
+        const answer = await agent.prompt(lib.gs.createPrompt({ user: 'a number', responseFormat: z.object({ n: z.number() }) }));
+        await world.effect(proc, 'ask');
+        return answer.n;
+      });
+      const parts = await Promise.all(
+        [0, 1, 2].map((i) =>
+          ctx.step(`part-${i}`, async () => {
+            await world.effect(proc, `part-${i}`);
+            return i * 2;
+          }),
+        ),
+      );
+      const approval = await ctx.waitFor('approve', z.object({ ok: z.boolean() }));
+      const shipped = await ctx.step('ship', async () => {
+        await world.effect(proc, 'ship');
+        return 'shipped';
+      });
+      await ctx.step('email', async () => {
+        await world.effect(proc, 'email');
+      });
+      return `${charged}|${asked}|${parts.join(',')}|${approval.ok}|${shipped}`;
+    });
+}
