@@ -25,10 +25,12 @@ export interface ScheduleReport {
   violations: string[];
   notes: string[];
   counts: OperationCounts;
+  /** How the schedule's processes ended (a paused one counted by how it ended after it continued). */
+  outcomes: Map<Outcome['kind'], number>;
 }
 
 const MAX_PROCESSES = 15;
-type Outcome = { kind: 'completed' | 'suspended' | 'stopped' | 'dead' | 'paused' | 'finished' | 'busy' | 'error'; detail?: string };
+export type Outcome = { kind: 'completed' | 'suspended' | 'stopped' | 'dead' | 'paused' | 'finished' | 'busy' | 'error'; detail?: string };
 
 /**
  * One schedule: the seed picks the faults; processes start, resume or signal the run one after
@@ -42,11 +44,13 @@ export async function runSchedule(lib: SimLibrary, kit: StoreKit, seed: number, 
   const unwire = kit.wire(world);
   const closers: Array<() => Promise<void>> = [];
   const pausedProcs: number[] = [];
+  const outcomes = new Map<Outcome['kind'], number>();
   let processes = 0;
   let finished = false;
   try {
     const paused: Array<Promise<Outcome>> = [];
     const settle = (proc: number, outcome: Outcome): void => {
+      outcomes.set(outcome.kind, (outcomes.get(outcome.kind) ?? 0) + 1);
       if (outcome.kind === 'error') world.notes.push(`process ${proc}: ${outcome.detail ?? ''}`);
       if (outcome.kind === 'completed' || outcome.kind === 'finished') finished = true;
       // A process that died or stopped may still hold the lease: it lapses before the next one.
@@ -81,7 +85,7 @@ export async function runSchedule(lib: SimLibrary, kit: StoreKit, seed: number, 
       await clean.close();
     }
     const found = finished ? violations(world, loaded) : [`the run did not complete in ${MAX_PROCESSES} processes`, ...violations(world, loaded)];
-    return { seed, store: kit.kind, faults: plan, injected: world.injected, processes, violations: found, notes: world.notes, counts: { ...world.counts } };
+    return { seed, store: kit.kind, faults: plan, injected: world.injected, processes, violations: found, notes: world.notes, counts: { ...world.counts }, outcomes };
   } finally {
     unwire();
     for (const close of closers) await close().catch(() => undefined);

@@ -7,7 +7,7 @@ import { PG_CONNECTION, probePostgres } from '../../support/postgres-service.js'
 import { installFsFaults } from './fs-faults.js';
 import { faultyPool, plannedDrops } from './faulty-pool.js';
 import { faultyStore } from './faulty-store.js';
-import type { FaultKind } from './faults.js';
+import { CALL_FAULTS, FS_FAULTS, PG_FAULTS, type FaultKind } from './faults.js';
 import { runSchedule, type ScheduleReport, type StoreKit } from './schedule.js';
 import type { SimLibrary } from './sim-workflow.js';
 
@@ -101,12 +101,28 @@ async function explore(kit: StoreKit): Promise<ScheduleReport[]> {
   return reports;
 }
 
+function totals<K>(maps: Array<Map<K, number>>): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const map of maps) for (const [key, n] of map) out.set(key, (out.get(key) ?? 0) + n);
+  return out;
+}
+
+const listed = <K>(map: Map<K, number>): string => [...map].sort().map(([key, n]) => `${String(key)} ${n}`).join(', ');
+
 function summary(reports: ScheduleReport[]): string {
-  const injected = new Map<FaultKind, number>();
-  for (const report of reports) for (const [kind, n] of report.injected) injected.set(kind, (injected.get(kind) ?? 0) + n);
+  const injected = totals(reports.map((report) => report.injected));
+  const outcomes = totals(reports.map((report) => report.outcomes));
   const failed = reports.filter((report) => report.violations.length > 0);
-  const kinds = [...injected].sort().map(([kind, n]) => `${kind} ${n}`).join(', ');
-  return `${reports.length} schedules, ${[...injected.values()].reduce((a, b) => a + b, 0)} faults injected (${kinds}), ${failed.length} with invariant violations`;
+  return (
+    `${reports.length} schedules, ${[...injected.values()].reduce((a, b) => a + b, 0)} faults injected (${listed(injected)}); ` +
+    `processes ended: ${listed(outcomes)}; ${failed.length} with invariant violations`
+  );
+}
+
+/** Every kind of fault of the store struck somewhere (a simulator that injects nothing proves nothing). */
+function missingKinds(reports: ScheduleReport[], kinds: readonly FaultKind[]): FaultKind[] {
+  const injected = totals(reports.map((report) => report.injected));
+  return ONE_SEED !== undefined ? [] : kinds.filter((kind) => (injected.get(kind) ?? 0) === 0);
 }
 
 function failures(reports: ScheduleReport[]): string[] {
@@ -123,6 +139,7 @@ describe('the fault simulator', () => {
       const reports = await explore(journalKit(dir));
       console.log(`fault simulator, journal store: ${summary(reports)}`);
       expect(failures(reports)).toEqual([]);
+      expect(missingKinds(reports, [...CALL_FAULTS, ...FS_FAULTS])).toEqual([]);
       expect(crashes).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -138,6 +155,7 @@ describe('the fault simulator', () => {
       const reports = await explore(postgresKit(schema));
       console.log(`fault simulator, PostgreSQL: ${summary(reports)}`);
       expect(failures(reports)).toEqual([]);
+      expect(missingKinds(reports, [...CALL_FAULTS, ...PG_FAULTS])).toEqual([]);
       expect(crashes).toEqual([]);
     } finally {
       const client = new pg.Client(typeof PG_CONNECTION === 'string' ? { connectionString: PG_CONNECTION } : PG_CONNECTION);
