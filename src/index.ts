@@ -130,6 +130,7 @@ export type {
   WorkflowEvent,
   WorkflowEventType,
   WorkflowStartEvent,
+  ReplayedWork,
   AgentPromptStartEvent,
   AgentPromptEndEvent,
   ModelRequestEvent,

@@ -3,7 +3,7 @@ import { WorkflowTreeDebugger } from '../debugger/tree-debugger.js';
 import { isSuspension } from '../errors/predicates.js';
 import { RUN_STATUSES, type RunStatus } from '../durable/store/run-record.js';
 import type { RunExport } from '../types/serialized.js';
-import type { RunStore } from '../durable/store/run-store.js';
+import type { LeaseHolder, RunStore } from '../durable/store/run-store.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { resume } from '../durable/runtime/resume.js';
@@ -19,7 +19,8 @@ const USAGE = `Usage: groundswell runs <command> [options]
        groundswell view <run.json> | view (--store <dir> | --pg <url>) [runId]
 
 Commands:
-  list [--status <s>[,<s>]] [--limit <n>]     runs, newest first
+  list [--status <s>[,<s>]] [--limit <n>]     runs, newest first: status, tokens and cost stored so
+                                                far; a running one says whether its holder is alive
   show <runId> [--json]                         a run: status, tokens, cost and its tree
   resume <runId> --workflows <module>           continue an interrupted or suspended run here
   signal <runId> <name> <json> [--workflows <module>]
@@ -128,8 +129,19 @@ async function list(store: RunStore, status: string | undefined, limit: string |
   if (!Number.isInteger(max) || max < 1) throw new CliUsageError(`--limit must be a positive integer, got "${limit}".`);
   const runs = await store.listRuns({ ...(statuses !== undefined ? { status: statuses as RunStatus[] } : {}), limit: max });
   if (runs.length === 0) io.out('No runs.');
-  for (const run of runs) io.out(runLine(run));
+  for (const run of runs) io.out(runLine(run, run.status === 'running' ? await holderOf(store, run.id) : undefined));
   return 0;
+}
+
+/** Who holds a running run's lease: undefined when the store cannot say. */
+async function holderOf(store: RunStore, runId: string): Promise<LeaseHolder | null | undefined> {
+  if (store.leaseOf === undefined) return undefined;
+  try {
+    return (await store.leaseOf(runId)) ?? null;
+  } catch {
+    // A lease the store cannot read (damaged) leaves the line as it was; `runs resume` reports it.
+    return undefined;
+  }
 }
 
 async function show(store: RunStore, runId: string, json: boolean, io: CliIo): Promise<number> {

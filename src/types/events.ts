@@ -19,6 +19,19 @@ export interface EventBase {
 export interface WorkflowStartEvent extends EventBase {
   readonly type: 'workflowStart';
   readonly name: string;
+  /**
+   * Only in a durable run's stored event log, on the root's start in a process that resumed the
+   * run: what it served from the store before its first live work. Their events are not stored
+   * again (the process that ran them stored them); observers get the start without it.
+   */
+  readonly resumed?: ReplayedWork;
+}
+/** What a resumed durable run served from its store instead of running it again. */
+export interface ReplayedWork {
+  readonly steps: number;
+  readonly calls: number;
+  /** Signals its waits took (or refused) again. */
+  readonly signals: number;
 }
 export interface WorkflowEndEvent extends EventBase {
   readonly type: 'workflowEnd';

@@ -15,6 +15,8 @@ import type { JournalRunStoreOptions } from './journal-store-options.js';
 import { matchesQuery } from '../store/list-runs-query.js';
 import { checkStoredRun } from './check-stored-run.js';
 import { readFileNoFollowSync } from './no-follow.js';
+import { readLeaseHolder } from './lease-holder.js';
+import type { LeaseHolder } from '../store/run-store.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-modes.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';
 import { checkRunFolder, isRunFolder } from './run-folder.js';
@@ -328,6 +330,13 @@ export class JournalRunStore implements RunStore {
     } catch (error) {
       throw new RunStoreCorruptError(path, 'holds no valid JSON (it is written atomically, so it was damaged afterwards).', { cause: error });
     }
+  }
+
+  /** Who holds the run's lease, read only; a holder on this host whose process is gone is `exited`. */
+  async leaseOf(runId: string): Promise<LeaseHolder | undefined> {
+    const files = this.filesOf(runId);
+    this.readMeta(files, runId);
+    return readLeaseHolder(files.dir, this.clock.now());
   }
 }
 

@@ -12,6 +12,7 @@ import { fencedError } from '../store/fenced-error.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { loadPg } from './load-pg.js';
+import type { LeaseHolder } from '../store/run-store.js';
 import { sqlAfter, sqlLimit } from './pg-bounds.js';
 import { quoteName, refusedInput } from './pg-input-error.js';
 import type { PgClientLike, PgPoolLike, PgResultLike } from './pg-like.js';
@@ -512,6 +513,15 @@ export class PostgresRunStore implements RunStore {
     if (this.closed) return Promise.reject(new RunStoreError(`The PostgreSQL run store (schema "${this.schema}") is closed.`));
     this.poolPromise ??= loadPg().then((pg) => listenForPoolErrors(new pg.Pool(this.connection)));
     return this.poolPromise;
+  }
+
+  /** Who holds the run's lease, read only: alive until its expiry (a holder's process cannot be seen from here). */
+  async leaseOf(runId: string): Promise<LeaseHolder | undefined> {
+    requireRunId(runId);
+    const { owner, expiresAt } = await this.leaseHolder(runId);
+    if (owner === undefined || expiresAt === undefined) return undefined;
+    const at = Number(expiresAt);
+    return { owner, expiresAt: at, state: at > this.clock.now() ? 'alive' : 'expired' };
   }
 }
 

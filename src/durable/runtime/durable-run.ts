@@ -24,6 +24,8 @@ import { signalRejected } from './signal-rejections.js';
 import { waitSchemaJson } from './signal-schema.js';
 import { rebuildError, storeError, type StoredError } from './stored-error.js';
 import { graftStored, storedSubtree } from './graft-stored.js';
+import { ResumedEvents } from './resumed-events.js';
+import { SIGNALS_TAKEN, signalsTaken } from './signals-taken.js';
 import { stepStatesOf } from './step-state.js';
 import { amountsOfSubtree, bookBelow, bookReplayedCall } from '../../budgets/earlier-spending.js';
 import type { SerializedNode } from '../../types/serialized.js';
@@ -63,6 +65,10 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
   private readonly restored = new Map<string, TrajectoryCheckpoint>();
   private usageTotal: TokenUsage = { ...ZERO_USAGE };
+  // A resumed run stores only events its log does not hold yet (see ResumedEvents).
+  private readonly resumed: ResumedEvents | undefined;
+  // A wait suspends the run: with its events, store how many signals the waits took.
+  private takenDue = false;
   private keeper: LeaseKeeper | undefined;
   private stopped: RunInterruptedError | undefined;
   /** Set when a wait suspended the run. */
@@ -98,6 +104,7 @@ export class DurableRun implements RunJournal, CallJournal {
       const key = name.slice(CHECKPOINT_DATA.length);
       if (name.startsWith(CHECKPOINT_DATA) && !this.calls.has(key)) this.restored.set(key, value as TrajectoryCheckpoint);
     }
+    this.resumed = loaded === undefined ? undefined : new ResumedEvents(root, this.signalCursor, signalsTaken(loaded.data), loaded.run.waitingFor?.name);
   }
 
   private now(): number {
@@ -164,12 +171,14 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   /**
-   * Buffered until the next stored outcome: one write per step, not one per event. Steps served
-   * from the store store nothing, so a long replay writes its events in batches of its own
-   * instead of holding them all until the end.
+   * Buffered until the next stored outcome: one write per step, not one per event, and a batch of
+   * its own every 1,000 events between outcomes. A resumed run buffers only events its log does
+   * not hold yet: a replayed step's are stored once, by the process that ran it (ResumedEvents).
    */
   recordEvent(event: WorkflowEvent, node?: TreeNode): void {
+    if (this.resumed !== undefined && !this.resumed.admit(event, node, this.events)) return;
     this.events.push(event);
+    if (event.type === 'waitStarted') this.takenDue = true;
     if (event.type === 'trajectoryCheckpoint') {
       const key = node === undefined ? undefined : this.callKeyOf(node);
       if (key !== undefined) {
@@ -178,7 +187,8 @@ export class DurableRun implements RunJournal, CallJournal {
         this.writing = this.writing.then(() => this.writeCheckpoints());
       }
     }
-    if (this.events.length >= EVENTS_PER_BATCH && !this.batchQueued) {
+    // While a resume catches up, what it holds may yet be dropped: nothing is written.
+    if (this.events.length >= EVENTS_PER_BATCH && !this.batchQueued && this.resumed?.catchingUp !== true) {
       this.batchQueued = true;
       this.writing = this.writing.then(() => {
         this.batchQueued = false;
@@ -239,11 +249,17 @@ export class DurableRun implements RunJournal, CallJournal {
   }
 
   private async writeEvents(): Promise<void> {
+    this.resumed?.release(this.events);
     if (this.events.length === 0 || this.writeError !== undefined || this.interruption !== undefined) return;
     const batch = this.events;
     this.events = [];
+    // Taken with the batch: counts only signals whose events are in it or already stored.
+    const taken = this.takenDue && this.signalCursor.size > 0 ? Object.fromEntries(this.signalCursor) : undefined;
+    this.takenDue = false;
     try {
       await this.store.appendEvents(this.runId, batch, this.fence);
+      // After the events: a count the store holds never runs ahead of the log.
+      if (taken !== undefined) await this.store.putData(this.runId, SIGNALS_TAKEN, taken, this.fence);
     } catch (error) {
       this.writeFailed(error);
       // Surfaces at the next flush, which a step's settling awaits.

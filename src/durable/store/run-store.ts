@@ -41,6 +41,18 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** Who holds a run's lease, as `leaseOf` reads it. */
+export interface LeaseHolder {
+  readonly owner: string;
+  /** Epoch ms, on the store's clock. */
+  readonly expiresAt: number;
+  /**
+   * `alive` while the lease holds; `expired` once `expiresAt` passed; `exited` when the store can
+   * tell its process is gone before that (the journal store, for a process on this host).
+   */
+  readonly state: 'alive' | 'expired' | 'exited';
+}
+
 export interface AppendedEvents {
   /** Sequence number of the first event appended (the next one when none were). */
   first: number;
@@ -97,5 +109,10 @@ export interface RunStore {
    * the holder and when it expires; an expired lease is taken over; the same owner renews.
    */
   acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease>;
+  /**
+   * Optional, read-only: who holds the run's lease, undefined when nobody does (never taken, or
+   * released). `groundswell runs list` shows with it whether a `running` run's holder is alive.
+   */
+  leaseOf?(runId: string): Promise<LeaseHolder | undefined>;
   close(): Promise<void>;
 }
