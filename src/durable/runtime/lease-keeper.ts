@@ -20,8 +20,8 @@ interface Since {
  *   until the lease would really have expired, and only then is the lease given up.
  * - `beforeWork()` is asked before each step's body: the body runs at once while the lease is
  *   known to hold for another third of its length, else only after a renewal succeeds. Both the
- *   wall clock and the monotonic one must agree: a suspended laptop stops the monotonic clock,
- *   and a wall clock can jump.
+ *   wall clock (the workflow's clock) and the monotonic one must agree: a suspended laptop stops
+ *   the monotonic clock, and a wall clock can jump.
  */
 export class LeaseKeeper {
   private since: Since;
@@ -34,6 +34,7 @@ export class LeaseKeeper {
   constructor(
     private readonly lease: Lease,
     private readonly ttlMs: number,
+    private readonly wall: { now(): number },
     acquiredSince: Since,
     private readonly onLost: (error: RunInterruptedError) => void,
   ) {
@@ -42,8 +43,8 @@ export class LeaseKeeper {
   }
 
   /** The two clocks, read now: pass it to the constructor from just before the lease was asked for. */
-  static now(): Since {
-    return { wall: Date.now(), mono: performance.now() };
+  static now(wall: { now(): number }): Since {
+    return { wall: wall.now(), mono: performance.now() };
   }
 
   /** Why the lease was given up, once it was. */
@@ -54,7 +55,7 @@ export class LeaseKeeper {
   /** Undefined when work may start now; else a promise that settles once it may (or rejects: lost). */
   beforeWork(): Promise<void> | undefined {
     if (this.lost !== undefined) return Promise.reject(this.lost);
-    if (this.remaining(LeaseKeeper.now()) > this.ttlMs / 3) return undefined;
+    if (this.remaining(LeaseKeeper.now(this.wall)) > this.ttlMs / 3) return undefined;
     return this.renewUntilSure();
   }
 
@@ -90,7 +91,7 @@ export class LeaseKeeper {
     for (;;) {
       if (this.lost !== undefined) throw this.lost;
       if (this.stopped) return;
-      const sent = LeaseKeeper.now();
+      const sent = LeaseKeeper.now(this.wall);
       try {
         await this.lease.renew();
         this.since = sent;
@@ -103,7 +104,7 @@ export class LeaseKeeper {
         this.lastError = error;
       }
       // The store's own trouble: try again until the lease would have run out anyway.
-      const left = this.remaining(LeaseKeeper.now());
+      const left = this.remaining(LeaseKeeper.now(this.wall));
       if (left <= 0) {
         throw this.giveUp(`its lease could not be renewed before it expired (the store kept failing: ${errorMessage(this.lastError)})`, this.lastError);
       }

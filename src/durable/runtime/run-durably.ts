@@ -80,7 +80,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   const leaseMs = setting.leaseMs ?? DEFAULT_LEASE_MS;
   // The lease first, then the read: a resumer that waited for another one to finish must see
   // what that one stored, never replay from a copy read before it.
-  const asked = LeaseKeeper.now();
+  const asked = LeaseKeeper.now(workflow.clock);
   const lease = await store.acquireLease(runId, owner, leaseMs);
   let loaded: LoadedRun | undefined;
   try {
@@ -101,7 +101,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
     throw error;
   }
   const journal = new DurableRun(store, runId, workflow, loaded, lease);
-  const keeper = new LeaseKeeper(lease, leaseMs, asked, (lost) => journal.interrupt(lost));
+  const keeper = new LeaseKeeper(lease, leaseMs, workflow.clock, asked, (lost) => journal.interrupt(lost));
   journal.keepLeaseWith(keeper);
   const unsubscribe = workflow.addObserver({ onEvent: (event, node) => journal.recordEvent(event, node as TreeNode | undefined) });
   runs.set(workflow, journal);
