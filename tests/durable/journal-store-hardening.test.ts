@@ -75,7 +75,7 @@ describe('JournalRunStore hardening', () => {
       await store.close();
       const found: Array<[string, string]> = [[root, (lstatSync(root).mode & 0o777).toString(8)], ...modes(root)];
       const names = found.map(([path]) => path.slice(root.length));
-      expect(names).toEqual(expect.arrayContaining(['', '/r', '/r/run.json', '/r/journal.log', '/r/events.log', '/r/tree.json', '/r/lease.json']));
+      expect(names).toEqual(expect.arrayContaining(['', '/r', '/r/run.json', '/r/journal.log', '/r/events.log', '/r/tree.json', '/r/holders', '/r/holders/1', '/r/holders/1/lease.json', '/r/holders/0.end']));
       expect(found.filter(([path, mode]) => mode !== (lstatSync(path).isDirectory() ? '700' : '600'))).toEqual([]);
     } finally {
       process.umask(before);

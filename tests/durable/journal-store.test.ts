@@ -190,7 +190,7 @@ describe('JournalRunStore on disk', () => {
     const finished = await Promise.all(runs);
     expect(finished.map((r) => r.stderr)).toEqual(['', '']);
     const outcomes = lines.map((seen) => seen[1]).sort();
-    const winner = (JSON.parse(readFileSync(join(dir, 'r', 'lease.json'), 'utf8')) as { owner: string }).owner;
+    const winner = (JSON.parse(readFileSync(join(dir, 'r', 'holders', '1', 'lease.json'), 'utf8')) as { owner: string }).owner;
     expect(outcomes).toEqual([`refused by ${winner}`, 'won'].sort());
   }, 60_000);
 
@@ -208,7 +208,7 @@ describe('JournalRunStore on disk', () => {
     expect(refused).toBeInstanceOf(RunLeaseError);
     expect((refused as RunLeaseError).holder).toBe('rescuer');
     // Another host's lease is judged by its expiry only.
-    writeFileSync(join(dir, 'r', 'lease.json'), JSON.stringify({ ...lease, host: 'elsewhere.example' }));
+    writeFileSync(join(dir, 'r', 'holders', '1', 'lease.json'), JSON.stringify({ ...lease, host: 'elsewhere.example' }));
     expect(await store.acquireLease('r', 'rescuer-2', 60_000).then(() => undefined, (e: unknown) => e)).toBeInstanceOf(RunLeaseError);
     await store.close();
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from 'groundswell';
 import {
   RunExistsError,
+  RunFencedError,
   RunLeaseError,
   RunNotFoundError,
   RunValueError,
@@ -300,6 +301,103 @@ export function runStoreContract(name: string, open: () => Promise<StoreHarness>
       await second.release();
       await second.release();
       expect((await store.acquireLease('r', 'worker-c', 1000)).owner).toBe('worker-c');
+    }));
+
+    it('a holder whose lease was taken over writes nothing more: each of its writes is a RunFencedError and the run stays as the new holder left it', withStore(async ({ store, clock, reopen }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const old = await store.acquireLease('r', 'worker-a', 1000);
+      expect(old.token).toEqual(expect.any(String));
+      // Under the current lease, every write goes through.
+      expect(await store.putStep('r', step('s#0', 'a'), old)).toBe(true);
+      expect(await settleOf(store)('r', step('s#1', 'a'), [{ by: 'a' }], old)).toEqual({ written: true, events: { first: 1, last: 1 } });
+      expect(await store.putCall('r', call('c#0', 'a'), old)).toBe(true);
+      expect(await store.appendEvents('r', [{ by: 'a' }], old)).toEqual({ first: 2, last: 2 });
+      await store.putData('r', 'plan', 'a', old);
+      await store.putTree('r', { by: 'a' }, old);
+      await store.updateRun('r', { usage }, old);
+      // An expired lease nobody took over still holds: the holder was slow, not replaced.
+      clock.advance(1001);
+      expect(await store.putStep('r', step('s#2', 'a'), old)).toBe(true);
+      const other = await reopen();
+      const fresh = await reopen();
+      try {
+        const taken = await other.acquireLease('r', 'worker-b', 1000);
+        expect(taken.token).not.toBe(old.token);
+        expect((await other.loadRun('r')).steps.map((s) => s.key)).toEqual(['s#0', 's#1', 's#2']);
+        expect(await settleOf(other)('r', step('s#3', 'b'), [{ by: 'b' }], taken)).toEqual({ written: true, events: { first: 3, last: 3 } });
+        await other.putData('r', 'plan', 'b', taken);
+        await other.putTree('r', { by: 'b' }, taken);
+        await other.updateRun('r', { status: 'completed', result: 'b' }, taken);
+
+        const late: Array<[string, () => Promise<unknown>]> = [
+          ['putStep', () => store.putStep('r', step('s#4', 'a'), old)],
+          ['putStep of a key the new holder wrote', () => store.putStep('r', step('s#3', 'a'), old)],
+          ['putCall', () => store.putCall('r', call('c#1', 'a'), old)],
+          ['appendEvents', () => store.appendEvents('r', [{ by: 'a, late' }], old)],
+          ['settleStep', () => settleOf(store)('r', step('s#5', 'a'), [{ by: 'a, late' }], old)],
+          ['putData', () => store.putData('r', 'plan', 'a, late', old)],
+          ['putTree', () => store.putTree('r', { by: 'a, late' }, old)],
+          ['updateRun', () => store.updateRun('r', { status: 'failed', error: { name: 'Error', message: 'late' } }, old)],
+        ];
+        for (const [name, write] of late) {
+          const refused = await rejection(write());
+          expect(refused, name).toBeInstanceOf(RunFencedError);
+          expect((refused as RunFencedError).holder, name).toBe('worker-b');
+          expect((refused as Error).message, name).toContain('worker-a');
+          expect((refused as Error).message, name).toContain('worker-b');
+        }
+        expect(await rejection(old.renew())).toBeInstanceOf(RunLeaseError);
+
+        // Read back by a store that wrote nothing: exactly what the new holder left.
+        const loaded = await fresh.loadRun('r');
+        expect(loaded.run.status).toBe('completed');
+        expect(loaded.run.result).toBe('b');
+        expect(loaded.run.error).toBeUndefined();
+        expect(loaded.steps).toEqual([step('s#0', 'a'), step('s#1', 'a'), step('s#2', 'a'), step('s#3', 'b')]);
+        expect(loaded.calls).toEqual([call('c#0', 'a')]);
+        expect(loaded.data).toEqual({ plan: 'b' });
+        expect(loaded.tree).toEqual({ by: 'b' });
+        expect(await fresh.readEvents('r')).toEqual([
+          { seq: 1, event: { by: 'a' } },
+          { seq: 2, event: { by: 'a' } },
+          { seq: 3, event: { by: 'b' } },
+        ]);
+        expect((await fresh.listRuns()).map((run) => [run.id, run.status])).toEqual([['r', 'completed']]);
+
+        // The new holder goes on; writes without a lease (tools, signals) still go through, from either process.
+        expect(await other.putStep('r', step('s#6', 'b'), taken)).toBe(true);
+        expect(await store.appendEvents('r', [{ by: 'tool' }])).toEqual({ first: 4, last: 4 });
+        expect(await store.putStep('r', step('tool#0', 't'))).toBe(true);
+        await store.putSignal('r', { name: 'go', value: 1, at: 3 });
+        const after = await fresh.loadRun('r');
+        expect(after.steps.map((s) => s.key)).toEqual(['s#0', 's#1', 's#2', 's#3', 's#6', 'tool#0']);
+        expect(after.signals).toEqual([{ name: 'go', value: 1, at: 3 }]);
+        expect((await fresh.readEvents('r', { after: 3 })).map((e) => e.event)).toEqual([{ by: 'tool' }]);
+      } finally {
+        await other.close();
+        await fresh.close();
+      }
+    }));
+
+    it('a released lease fences its holder too; the next holder writes', withStore(async ({ store, reopen }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const first = await store.acquireLease('r', 'worker-a', 60_000);
+      expect(await store.putStep('r', step('s#0', 'a'), first)).toBe(true);
+      await first.release();
+      expect(await rejection(store.putStep('r', step('s#1', 'a'), first))).toBeInstanceOf(RunFencedError);
+      expect(await rejection(store.updateRun('r', { status: 'failed' }, first))).toBeInstanceOf(RunFencedError);
+      const other = await reopen();
+      try {
+        const second = await other.acquireLease('r', 'worker-b', 60_000);
+        expect(await other.putStep('r', step('s#1', 'b'), second)).toBe(true);
+        expect(await rejection(store.appendEvents('r', [{ by: 'a' }], first))).toBeInstanceOf(RunFencedError);
+        const loaded = await other.loadRun('r');
+        expect(loaded.steps).toEqual([step('s#0', 'a'), step('s#1', 'b')]);
+        expect(loaded.run.status).toBe('running');
+        expect(await other.readEvents('r')).toEqual([]);
+      } finally {
+        await other.close();
+      }
     }));
 
     it('refuses run ids that could leave the store folder', withStore(async ({ store }) => {

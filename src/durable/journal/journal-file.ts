@@ -13,23 +13,18 @@ export interface RecoveredTail extends TornTail {
   truncated: boolean;
 }
 
-/** The records of a journal file; a missing file has none. */
+/** The records of a journal file; a missing file has none. A torn last record is skipped and reported. */
 export function readJournal(path: string, onTorn: (tail: RecoveredTail) => void): unknown[] {
-  return readJournalSized(path, onTorn).records;
-}
-
-/** The records of a journal file and where its valid records end (its length when nothing is torn). */
-export function readJournalSized(path: string, onTorn: (tail: RecoveredTail) => void): { records: unknown[]; end: number } {
   let buf: Buffer;
   try {
     buf = readFileNoFollowSync(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], end: 0 };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
   const scanned = scanFrames(buf, path);
   if (scanned.torn !== undefined) onTorn({ ...scanned.torn, file: path, truncated: false });
-  return { records: scanned.bodies.map((body, i) => parseBody(body, path, i)), end: scanned.end };
+  return scanned.bodies.map((body, i) => parseBody(body, path, i));
 }
 
 /** One record's JSON (decoded here, so a caller that needs only some records pays only for those). */
@@ -45,9 +40,10 @@ export function parseBody(body: Buffer, path: string, index: number): unknown {
  * One append-only journal file, open for the store's lifetime (reopening per record would cost
  * more than the write). Writes are synchronous `write(2)` calls on an O_APPEND descriptor: the
  * record is in the OS once `append` returns, so a killed process loses nothing it acknowledged;
- * `sync()` makes it survive a power loss too. One process appends at a time (the run's lease), so
- * the file's length is known here: a write that fails part-way (a full disk) is cut back to it,
- * and records acknowledged later never sit behind a broken one.
+ * `sync()` makes it survive a power loss too. Each file belongs to one generation of the run's
+ * lease and only its holder appends to it (holder-layout.ts), so the file's length is known here:
+ * a write that fails part-way (a full disk) is cut back to it, which cuts only this process's own
+ * bytes, and records acknowledged later never sit behind a broken one.
  */
 export class JournalFile {
   private fd: number | undefined;
@@ -93,7 +89,8 @@ export class JournalFile {
     }
   }
 
-  append(payload: string, sync: boolean): void {
+  /** Appends one record; returns where it ends in the file. */
+  append(payload: string, sync: boolean): number {
     const fd = this.requireFd();
     const frame = encodeFrame(payload);
     if (frame.length > MAX_RECORD_BYTES) {
@@ -106,6 +103,7 @@ export class JournalFile {
     }
     this.size += frame.length;
     if (sync) this.flush();
+    return this.size;
   }
 
   sync(): void {

@@ -14,7 +14,10 @@ export interface RunFiles {
   signalDir: string;
   /** The latest tree, rewritten atomically. */
   tree: string;
+  /** The lease file of earlier versions: still honoured until the run's first generation is claimed. */
   lease: string;
+  /** The lease's generations and their journals (see holder-layout.ts). */
+  holders: string;
 }
 
 export function runFiles(root: string, id: string): RunFiles {
@@ -28,5 +31,6 @@ export function runFiles(root: string, id: string): RunFiles {
     signalDir: join(dir, 'signals'),
     tree: join(dir, 'tree.json'),
     lease: join(dir, 'lease.json'),
+    holders: join(dir, 'holders'),
   };
 }

@@ -4,10 +4,15 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { applyRunPatch } from '../store/apply-run-patch.js';
 import { encodeJson } from '../store/encode-json.js';
-import { acquireFileLease } from './file-lease.js';
+import { acquireFileLease, currentHolder, FileLease, generationOfToken } from './file-lease.js';
 import type { EventBatch, JournalEntry } from './journal-entry.js';
-import { readJournal, readJournalSized, type RecoveredTail } from './journal-file.js';
-import { OpenRun, type KnownJournal } from './journal-open-run.js';
+import { parseBody, readJournal, type RecoveredTail } from './journal-file.js';
+import { OpenRun, type KnownJournal, type Written } from './journal-open-run.js';
+import { holderFolder, listGenerations } from './holder-layout.js';
+import { rewriteThroughFolder } from './holder-rewrite.js';
+import { sealEarlierGenerations, type SealOptions } from './earlier-generations.js';
+import { readRunSegments } from './run-segments.js';
+import { fencedError } from '../store/fenced-error.js';
 import { runFiles, type RunFiles } from './journal-run-files.js';
 import { appendSignal, readSignals } from './signal-folder.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from '../store/fsync-policy.js';
@@ -23,16 +28,24 @@ import { checkRunFolder, isRunFolder } from './run-folder.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
 import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
-import { RunExistsError, RunNotFoundError, RunStoreCorruptError, RunStoreError } from '../store/run-store-errors.js';
+import { RunExistsError, RunFencedError, RunNotFoundError, RunStoreCorruptError, RunStoreError } from '../store/run-store-errors.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { syncDirectory, writeFileAtomicallySync } from './sync-write.js';
+
+/** One part of a write (see `JournalRunStore.write`): what it appended, or undefined when nothing. */
+type WritePart = (run: OpenRun) => Written | undefined;
+
+// An unfenced write lands in the newest generation; each retry means a takeover landed meanwhile.
+const WRITE_ATTEMPTS = 8;
 
 /**
  * The embedded run store: no server, no native module. Each run is a folder holding its record
  * (`run.json`, rewritten atomically, which is all listing reads) and append-only journals of
- * checksummed records (decision 0032). A torn last record (a write cut short by a crash) is cut
- * off and reported in `recovered`; damage anywhere else is a `RunStoreCorruptError`.
- * All file work is synchronous inside the async methods: records of one process never interleave.
+ * checksummed records (decision 0032), one pair per generation of the run's lease, so that a
+ * holder that was taken over writes nothing anyone reads (decision 0066). A torn last record (a
+ * write cut short by a crash) is cut off and reported in `recovered`; damage anywhere else is a
+ * `RunStoreCorruptError`. All file work is synchronous inside the async methods: records of one
+ * process never interleave.
  */
 export class JournalRunStore implements RunStore {
   readonly dir: string;
@@ -90,13 +103,14 @@ export class JournalRunStore implements RunStore {
     return record;
   }
 
-  async updateRun(id: string, patch: RunPatch): Promise<RunRecord> {
+  async updateRun(id: string, patch: RunPatch, fence?: Lease): Promise<RunRecord> {
     const files = this.filesOf(id);
     const next = applyRunPatch(this.readMeta(files, id), patch ?? {}, this.clock.now());
     const text = encodeJson(next, `Run "${id}"`);
     // Steps before a status change are on disk before the status says so.
     if (this.fsync !== 'off') this.open.get(id)?.sync();
-    writeFileAtomicallySync(files.meta, text, this.fsync !== 'off');
+    if (fence === undefined) writeFileAtomicallySync(files.meta, text, this.fsync !== 'off');
+    else this.rewriteFenced(files, id, fence, 'a change of its record', files.meta, text, this.fsync !== 'off');
     // A run that stops running here (suspended, settled) gives its descriptors back; a later
     // write reopens them, so a long-lived process does not hold two per run it ever wrote.
     if (next.status !== 'running') this.closeRun(id);
@@ -145,23 +159,27 @@ export class JournalRunStore implements RunStore {
     const steps = new Map<string, StepRecord>();
     const calls = new Map<string, CallRecord>();
     const data: Record<string, unknown> = {};
-    const journal = readJournalSized(files.journal, this.torn);
-    for (const entry of journal.records as JournalEntry[]) {
-      if (entry.kind === 'step') {
-        if (!steps.has(entry.record.key)) steps.set(entry.record.key, entry.record);
-      } else if (entry.kind === 'call') {
-        if (!calls.has(entry.record.key)) calls.set(entry.record.key, entry.record);
-      } else if (entry.kind === 'data') {
-        // Defined, not assigned: a data name `__proto__` is a name like any other.
-        Object.defineProperty(data, entry.name, { value: entry.value, writable: true, enumerable: true, configurable: true });
-      }
-      else throw new RunStoreCorruptError(files.journal, `a record of unknown kind ${JSON.stringify((entry as { kind?: unknown }).kind)}.`);
+    // Every generation's journal in order, each earlier one up to its seal: the first record of a key wins.
+    const journal = readRunSegments(files, 'journal', this.sealOptions);
+    for (const part of journal.parts) {
+      part.bodies.forEach((body, i) => {
+        const entry = parseBody(body, part.path, i) as JournalEntry;
+        if (entry.kind === 'step') {
+          if (!steps.has(entry.record.key)) steps.set(entry.record.key, entry.record);
+        } else if (entry.kind === 'call') {
+          if (!calls.has(entry.record.key)) calls.set(entry.record.key, entry.record);
+        } else if (entry.kind === 'data') {
+          // Defined, not assigned: a data name `__proto__` is a name like any other.
+          Object.defineProperty(data, entry.name, { value: entry.value, writable: true, enumerable: true, configurable: true });
+        }
+        else throw new RunStoreCorruptError(part.path, `a record of unknown kind ${JSON.stringify((entry as { kind?: unknown }).kind)}.`);
+      });
     }
     const signals = [...(readJournal(files.signals, this.torn) as SignalRecord[]), ...(readSignals(files.signalDir) as SignalRecord[])];
     // The resume that loads a run writes it next: what was just read spares reading it again.
     if (!this.open.has(id)) {
       this.known.delete(id);
-      this.known.set(id, { length: journal.end, stepKeys: steps.keys(), callKeys: calls.keys() });
+      this.known.set(id, { generation: journal.newest, length: journal.newestEnd, stepKeys: steps.keys(), callKeys: calls.keys() });
       // A reader that loads many runs (the CLI, the viewer) keeps only the latest few.
       if (this.known.size > 4) this.known.delete(this.known.keys().next().value as string);
     }
@@ -170,21 +188,45 @@ export class JournalRunStore implements RunStore {
     return loaded;
   }
 
-  async putStep(runId: string, step: StepRecord): Promise<boolean> {
+  async putStep(runId: string, step: StepRecord, fence?: Lease): Promise<boolean> {
     checkStep(step);
-    const run = this.openRun(runId);
-    return run.putOnce('step', step.key, entryText('step', encodeJson(step, `Step "${step.key}"`)), this.fsync === 'every-record');
+    const entry = entryText('step', encodeJson(step, `Step "${step.key}"`));
+    let written = false;
+    this.write(runId, fence, `the step "${step.key}"`, [
+      (run) => {
+        const done = run.putOnce('step', step.key, entry, this.fsync === 'every-record');
+        written = done !== undefined;
+        return done;
+      },
+    ]);
+    return written;
   }
 
-  async putCall(runId: string, call: CallRecord): Promise<boolean> {
+  async putCall(runId: string, call: CallRecord, fence?: Lease): Promise<boolean> {
     checkCall(call);
-    const run = this.openRun(runId);
-    return run.putOnce('call', call.key, entryText('call', encodeJson(call, `Call "${call.key}"`)), this.fsync === 'every-record');
+    const entry = entryText('call', encodeJson(call, `Call "${call.key}"`));
+    let written = false;
+    this.write(runId, fence, `the call "${call.key}"`, [
+      (run) => {
+        const done = run.putOnce('call', call.key, entry, this.fsync === 'every-record');
+        written = done !== undefined;
+        return done;
+      },
+    ]);
+    return written;
   }
 
-  async appendEvents(runId: string, events: readonly unknown[]): Promise<AppendedEvents> {
+  async appendEvents(runId: string, events: readonly unknown[], fence?: Lease): Promise<AppendedEvents> {
     const texts = encodeEvents(runId, events);
-    return this.writeEvents(this.openRun(runId), texts);
+    let appended: AppendedEvents = { first: 1, last: 0 };
+    this.write(runId, fence, `an append of ${texts.length} event${texts.length === 1 ? '' : 's'}`, [
+      (run) => {
+        const done = this.writeEvents(run, texts);
+        appended = done.appended;
+        return done.written;
+      },
+    ]);
+    return appended;
   }
 
   /**
@@ -192,25 +234,38 @@ export class JournalRunStore implements RunStore {
    * are encoded before either is written, so a refused value writes nothing; a kill between the
    * two leaves events of a step that ran and no step, which the resume runs again, as before.
    */
-  async settleStep(runId: string, step: StepRecord, events: readonly unknown[]): Promise<SettledStep> {
+  async settleStep(runId: string, step: StepRecord, events: readonly unknown[], fence?: Lease): Promise<SettledStep> {
     checkStep(step);
     const texts = encodeEvents(runId, events);
     const entry = entryText('step', encodeJson(step, `Step "${step.key}"`));
-    const run = this.openRun(runId);
-    const appended = this.writeEvents(run, texts);
-    return { written: run.putOnce('step', step.key, entry, this.fsync === 'every-record'), events: appended };
+    let appended: AppendedEvents = { first: 1, last: 0 };
+    let written = false;
+    // One check of the lease for both writes: a settled step costs two write(2)s and one access(2).
+    this.write(runId, fence, `the step "${step.key}" (settled with ${texts.length} event${texts.length === 1 ? '' : 's'})`, [
+      (run) => {
+        const done = this.writeEvents(run, texts);
+        appended = done.appended;
+        return done.written;
+      },
+      (run) => {
+        const done = run.putOnce('step', step.key, entry, this.fsync === 'every-record');
+        written = done !== undefined;
+        return done;
+      },
+    ]);
+    return { written, events: appended };
   }
 
   /** Appends one batch of encoded events (none: the next sequence number, nothing written). */
-  private writeEvents(run: OpenRun, texts: string[]): AppendedEvents {
+  private writeEvents(run: OpenRun, texts: string[]): { appended: AppendedEvents; written: Written | undefined } {
     if (texts.length === 0) {
       const next = run.nextSequence();
-      return { first: next, last: next - 1 };
+      return { appended: { first: next, last: next - 1 }, written: undefined };
     }
     const joined = texts.join(',');
     // The batch as EventBatch JSON, from events checked one by one (errors name the event).
-    const first = run.appendEvents(texts.length, (seq) => `{"first":${seq},"events":[${joined}]}`, this.fsync === 'every-record');
-    return { first, last: first + texts.length - 1 };
+    const { first, written } = run.appendEvents(texts.length, (seq) => `{"first":${seq},"events":[${joined}]}`, this.fsync === 'every-record');
+    return { appended: { first, last: first + texts.length - 1 }, written };
   }
 
   async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
@@ -221,10 +276,13 @@ export class JournalRunStore implements RunStore {
     requirePositiveInteger('readEvents limit', options.limit, true);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const out: StoredEvent[] = [];
-    for (const batch of readJournal(files.events, this.torn) as EventBatch[]) {
-      for (let i = 0; i < batch.events.length && out.length < limit; i += 1) {
-        const seq = batch.first + i;
-        if (seq > after) out.push({ seq, event: batch.events[i] });
+    for (const part of readRunSegments(files, 'events', this.sealOptions).parts) {
+      for (let n = 0; n < part.bodies.length && out.length < limit; n += 1) {
+        const batch = parseBody(part.bodies[n] as Buffer, part.path, n) as EventBatch;
+        for (let i = 0; i < batch.events.length && out.length < limit; i += 1) {
+          const seq = batch.first + i;
+          if (seq > after) out.push({ seq, event: batch.events[i] });
+        }
       }
       if (out.length >= limit) break;
     }
@@ -239,17 +297,19 @@ export class JournalRunStore implements RunStore {
     appendSignal(files.signalDir, encodeJson(signal, `Signal "${signal.name}"`), this.fsync !== 'off', `Run "${runId}"`);
   }
 
-  async putData(runId: string, name: string, value: unknown): Promise<void> {
+  async putData(runId: string, name: string, value: unknown, fence?: Lease): Promise<void> {
     requireName('A data name', name);
-    const run = this.openRun(runId);
     const entry: JournalEntry = { kind: 'data', name, value, at: this.clock.now() };
-    run.appendJournal(encodeJson(entry, `Data "${name}"`), this.fsync === 'every-record');
+    const text = encodeJson(entry, `Data "${name}"`);
+    this.write(runId, fence, `the data "${name}"`, [(run) => run.appendJournal(text, this.fsync === 'every-record')]);
   }
 
-  async putTree(runId: string, tree: unknown): Promise<void> {
+  async putTree(runId: string, tree: unknown, fence?: Lease): Promise<void> {
     const files = this.filesOf(runId);
     this.readMeta(files, runId);
-    writeFileAtomicallySync(files.tree, encodeJson(tree, `The tree of run "${runId}"`), this.fsync === 'every-record');
+    const text = encodeJson(tree, `The tree of run "${runId}"`);
+    if (fence === undefined) writeFileAtomicallySync(files.tree, text, this.fsync === 'every-record');
+    else this.rewriteFenced(files, runId, fence, 'its tree', files.tree, text, this.fsync === 'every-record');
   }
 
   async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
@@ -257,7 +317,7 @@ export class JournalRunStore implements RunStore {
     requirePositiveInteger('A lease ttlMs', ttlMs);
     const files = this.filesOf(runId);
     this.readMeta(files, runId);
-    return acquireFileLease(runId, files.lease, owner, ttlMs, () => this.clock.now());
+    return acquireFileLease({ runId, storeDir: this.dir, files, now: () => this.clock.now(), fsync: this.fsync !== 'off', seal: this.sealOptions }, owner, ttlMs);
   }
 
   async close(): Promise<void> {
@@ -289,19 +349,106 @@ export class JournalRunStore implements RunStore {
     return files;
   }
 
-  private openRun(id: string): OpenRun {
-    const known = this.open.get(id);
-    if (known !== undefined) {
-      this.requireOpen();
-      return known;
+  private get sealOptions(): SealOptions {
+    return { fsync: this.fsync !== 'off', onTorn: this.torn };
+  }
+
+  /**
+   * Makes one write of `parts` (run in order through one generation's files), then checks once
+   * that the generation was still open (`OpenRun.confirm`). A fenced write whose generation was
+   * fenced before all of it landed is refused: what it appended lies past the seal, never read.
+   * An unfenced write goes to the newest generation: the parts that did not land are written
+   * again there.
+   */
+  private write(runId: string, fence: Lease | undefined, what: string, parts: readonly WritePart[]): void {
+    let pending = parts;
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt += 1) {
+      const run = this.writerFor(runId, fence, what);
+      const written: Array<Written | undefined> = [];
+      try {
+        for (const part of pending) written.push(part(run));
+      } catch (error) {
+        // A write that failed (JournalFile throws the base class) under a lease taken over
+        // meanwhile: say so; what it left is past the seal, and it cut only this generation's file.
+        if (fence !== undefined && Object.getPrototypeOf(error) === RunStoreError.prototype && !stillOpen(run)) {
+          this.closeRun(runId);
+          const refused = this.refusal(runId, fence, what);
+          throw new RunFencedError(runId, refused.holder, refused.expiresAt, refused.message, { cause: error });
+        }
+        throw error;
+      }
+      if (run.stillOpen()) return;
+      const kept = run.confirm(written.filter((part): part is Written => part !== undefined)) as boolean[];
+      // The generation was fenced: this binding writes no more.
+      this.closeRun(runId);
+      const landed: boolean[] = [];
+      for (let i = 0, k = 0; i < written.length; i += 1) landed.push(written[i] !== undefined && kept[k++] === true);
+      if (fence !== undefined) {
+        if (written.length > 0 && landed.every(Boolean)) return;
+        throw this.refusal(runId, fence, what);
+      }
+      pending = pending.filter((_part, i) => landed[i] !== true);
+      if (pending.length === 0) return;
     }
-    const files = this.filesOf(id);
+    throw new RunStoreError(`Run "${runId}": ${what} was not written: the lease changed hands ${WRITE_ATTEMPTS} times while it was written.`);
+  }
+
+  /**
+   * The run's open writer for `fence`'s generation (without a fence: the newest). Opening one
+   * costs a listing of holders/ and, after a takeover nobody finished, its fences and seals.
+   */
+  private writerFor(runId: string, fence: Lease | undefined, what: string): OpenRun {
+    const existing = this.open.get(runId);
+    const generation = fence === undefined ? undefined : this.generationOf(runId, fence, what);
+    if (existing !== undefined && (generation === undefined ? !existing.isClosed : existing.generation === generation)) {
+      this.requireOpen();
+      if (existing.isClosed) throw this.refusal(runId, fence as Lease, what);
+      return existing;
+    }
+    const files = this.filesOf(runId);
     // The record is checked before anything is written next to it.
-    this.readMeta(files, id);
-    const run = new OpenRun(files, this.torn, `Run "${id}"`, this.known.get(id));
-    this.known.delete(id);
-    this.open.set(id, run);
+    this.readMeta(files, runId);
+    const generations = listGenerations(files);
+    if (generation !== undefined && generation !== generations.newest) throw this.refusal(runId, fence as Lease, what);
+    this.closeRun(runId);
+    const seals = sealEarlierGenerations(files, generations, this.sealOptions);
+    const run = new OpenRun(files, generations.newest, seals, this.sealOptions, `Run "${runId}"`, this.known.get(runId));
+    this.known.delete(runId);
+    this.open.set(runId, run);
     return run;
+  }
+
+  /** The generation `fence` holds; refused when it was released here or is not the run's lease. */
+  private generationOf(runId: string, fence: Lease, what: string): number {
+    if (fence instanceof FileLease && fence.isOf(this.dir, runId)) {
+      if (fence.released) throw fence.fenced(`${what} (under a lease it released)`);
+      return fence.generation;
+    }
+    // A lease this store did not hand out (another instance over a linked folder, a copy): by its token.
+    const generation = generationOfToken(this.filesOf(runId), fence.token);
+    if (generation === undefined) throw this.refusal(runId, fence, what);
+    return generation;
+  }
+
+  /**
+   * Rewrites run.json or tree.json under `fence`: staged in its generation's folder, so the
+   * rename is refused once that folder is fenced. A generation already superseded whose taker
+   * did not fence it yet (killed right after its claim) is fenced here first.
+   */
+  private rewriteFenced(files: RunFiles, runId: string, fence: Lease, what: string, path: string, text: string, fsync: boolean): void {
+    const generation = this.generationOf(runId, fence, what);
+    const generations = listGenerations(files);
+    const open = this.open.get(runId);
+    if (generation !== generations.newest || (open?.generation === generation && open.isClosed)) {
+      sealEarlierGenerations(files, generations, this.sealOptions);
+      throw this.refusal(runId, fence, what);
+    }
+    if (!rewriteThroughFolder(holderFolder(files, generation), path, text, fsync)) throw this.refusal(runId, fence, what);
+  }
+
+  private refusal(runId: string, fence: Lease, what: string): RunFencedError {
+    if (fence instanceof FileLease) return fence.fenced(what);
+    return fencedError(runId, fence, what, currentHolder(runFiles(this.dir, requireRunId(runId))));
   }
 
   private readMeta(files: RunFiles, id: string): RunRecord {
@@ -337,6 +484,15 @@ export class JournalRunStore implements RunStore {
     const files = this.filesOf(runId);
     this.readMeta(files, runId);
     return readLeaseHolder(files.dir, this.clock.now());
+  }
+}
+
+/** Whether `run`'s generation is still open; true when even that cannot be told (the caller's own error is then the one to report). */
+function stillOpen(run: OpenRun): boolean {
+  try {
+    return run.stillOpen();
+  } catch {
+    return true;
   }
 }
 
