@@ -27,6 +27,7 @@ import { graftStored, storedSubtree } from './graft-stored.js';
 import { ResumedEvents } from './resumed-events.js';
 import { SIGNALS_TAKEN, signalsTaken } from './signals-taken.js';
 import { stepStatesOf } from './step-state.js';
+import { backdateWorkflows, firstStart, nodeTimes, storedTimes } from './original-times.js';
 import { amountsOfSubtree, bookBelow, bookReplayedCall } from '../../budgets/earlier-spending.js';
 import type { SerializedNode } from '../../types/serialized.js';
 
@@ -55,6 +56,8 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly callKeys = new WeakMap<TreeNode, string>();
   // What the run waited for when it was stored, for a wait's since/timeout across processes.
   private readonly waitingSince: LoadedRun['run']['waitingFor'];
+  // When an earlier process first started the run: a resumed root starts then.
+  private readonly firstStarted: number | undefined;
   private events: unknown[] = [];
   // Event batches written while steps are replayed (see recordEvent), in order.
   private writing: Promise<void> = Promise.resolve();
@@ -99,6 +102,7 @@ export class DurableRun implements RunJournal, CallJournal {
       this.signals.set(signal.name, list);
     }
     this.waitingSince = loaded?.run.waitingFor;
+    this.firstStarted = loaded === undefined ? undefined : firstStart(loaded);
     for (const [name, value] of Object.entries(loaded?.data ?? {})) {
       // Only calls that did not complete run again, so only theirs can be handed over.
       const key = name.slice(CHECKPOINT_DATA.length);
@@ -158,8 +162,8 @@ export class DurableRun implements RunJournal, CallJournal {
     this.interrupt(new RunInterruptedError(this.runId, `a write to its store failed (${error instanceof Error ? error.message : String(error)})`, { cause: error }));
   }
 
-  /** `promise`, noting its failure (see `writeFailed`). */
-  private noted<T>(promise: Promise<T>): Promise<T> {
+  /** `promise`, a write to the store, noting its failure (see `writeFailed`): the run then stops resumable. */
+  stored<T>(promise: Promise<T>): Promise<T> {
     return promise.catch((error: unknown) => {
       this.writeFailed(error);
       throw error;
@@ -243,7 +247,7 @@ export class DurableRun implements RunJournal, CallJournal {
   async storeTree(): Promise<void> {
     this.throwIfStopped();
     const started = performance.now();
-    await this.noted(this.store.putTree(this.runId, exportRun(this.root.node, this.now()), this.fence));
+    await this.stored(this.store.putTree(this.runId, exportRun(this.root.node, this.now()), this.fence));
     this.treeWrittenAt = performance.now();
     this.treeEveryMs = Math.min(TREE_MAX_MS, (this.treeWrittenAt - started) * TREE_COST_SHARE);
   }
@@ -300,7 +304,7 @@ export class DurableRun implements RunJournal, CallJournal {
     const store = this.store;
     if (store.settleStep === undefined) {
       await this.flush();
-      await this.noted(store.putStep(this.runId, record, this.fence));
+      await this.stored(store.putStep(this.runId, record, this.fence));
       return;
     }
     const settle = store.settleStep.bind(store);
@@ -329,6 +333,10 @@ export class DurableRun implements RunJournal, CallJournal {
     this.paths.started(workflow);
   }
 
+  startedEarlier(workflow: Workflow): number | undefined {
+    return workflow === this.root ? this.firstStarted : undefined;
+  }
+
   replayStep(workflow: Workflow, node: TreeNode, identity: StepIdentity): StepReplay | undefined {
     const key = this.paths.step(workflow, node);
     const fingerprint = stepFingerprint(identity);
@@ -351,8 +359,11 @@ export class DurableRun implements RunJournal, CallJournal {
     if (Array.isArray(stored.subtree)) bookBelow(node, amountsOfSubtree(stored.subtree));
     // The fields as the step left them, before its value is returned: the code after it reads them.
     states.restore(workflow, stored);
-    if (stored.status === 'completed') return { status: 'completed', value: stored.value };
-    return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined) };
+    // The step's node shows when it ran, not the moment of this replay.
+    const ran = storedTimes(stored);
+    if (ran !== undefined) backdateWorkflows(node.parent, ran.startedAt);
+    if (stored.status === 'completed') return { status: 'completed', value: stored.value, ran };
+    return { status: 'failed', error: replayedFailure(workflow, node, stored.error as StoredStepError | undefined), ran };
   }
 
   async stepSettled(workflow: Workflow, node: TreeNode, outcome: StepReplay): Promise<void> {
@@ -367,6 +378,7 @@ export class DurableRun implements RunJournal, CallJournal {
       ...stepStatesOf(this, this.steps).settled(workflow, node, outcome.status === 'failed' ? outcome.error : undefined),
       ...(fingerprint !== undefined ? { fingerprint } : {}),
       ...subtreeOf(node),
+      ...nodeTimes(node),
       at: this.now(),
     };
     await this.storeStep(record);
@@ -390,6 +402,8 @@ export class DurableRun implements RunJournal, CallJournal {
     }
     // What the call cost when it ran still counts against the budgets above it.
     bookReplayedCall(call.budgets, stored.usage, stored.requests, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
+    const ran = storedTimes(stored);
+    if (ran !== undefined) backdateWorkflows(call.tree.node?.parent, ran.startedAt);
     return {
       value: parsed.data,
       answerData: stored.answer,
@@ -399,6 +413,7 @@ export class DurableRun implements RunJournal, CallJournal {
       model: stored.model,
       cached: false,
       replayed: true,
+      ran,
       toolCalls: replayedToolCalls(stored.toolCalls),
     };
   }
@@ -410,6 +425,7 @@ export class DurableRun implements RunJournal, CallJournal {
     const usage = outcome.cached ? outcome.usage : call.meter.turns > 0 ? call.meter.usage : outcome.usage;
     this.usageTotal = addUsage(this.usageTotal, usage);
     await this.flush();
+    const startedAt = node?.startTime;
     const stored = this.store.putCall(this.runId, {
       key,
       answer: outcome.answerData,
@@ -419,9 +435,11 @@ export class DurableRun implements RunJournal, CallJournal {
       ...(outcome.cached ? {} : { requests: call.meter.turns }),
       // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).
       toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
+      // Completed now: the call's node ends once it is stored.
+      ...(startedAt !== undefined ? { startedAt, endedAt: this.now() } : {}),
       at: this.now(),
     }, this.fence);
-    await this.noted(stored);
+    await this.stored(stored);
   }
 
   async waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T> {
@@ -448,7 +466,7 @@ export class DurableRun implements RunJournal, CallJournal {
     const schemaJson = await waitSchemaJson(schema);
     await this.flush();
     await this.storeTree();
-    await this.noted(this.store.updateRun(this.runId, {
+    await this.stored(this.store.updateRun(this.runId, {
       status: 'suspended',
       // What the run has spent so far: `runs list` shows it while the run waits.
       usage: this.usage,

@@ -51,6 +51,11 @@ function interruptionOf(runId: string, error: unknown): RunInterruptedError | un
   return undefined;
 }
 
+/** Whether nothing was stored for the run since it was created (no step, call, signal or data). */
+function untouched(loaded: LoadedRun): boolean {
+  return loaded.run.status === 'running' && loaded.steps.length === 0 && loaded.calls.length === 0 && loaded.signals.length === 0 && Object.keys(loaded.data).length === 0;
+}
+
 async function createIfAbsent(store: RunStore, runId: string, rootName: string, setting: DurableSetting): Promise<boolean> {
   if ((await store.getRun(runId)) !== undefined) return false;
   try {
@@ -84,10 +89,13 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   const lease = await store.acquireLease(runId, owner, leaseMs);
   let loaded: LoadedRun | undefined;
   try {
-    if (created) {
-      if (args.length > 0) await store.putData(runId, 'args', args);
+    // Read even a run this call created: a process paused between the two could find the run
+    // taken, run and even finished by another one meanwhile.
+    loaded = await store.loadRun(runId);
+    if (created && untouched(loaded)) {
+      loaded = undefined;
+      if (args.length > 0) await store.putData(runId, 'args', args, lease);
     } else {
-      loaded = await store.loadRun(runId);
       const existing = loaded.run;
       if (FINAL.has(existing.status)) {
         throw new RunFinishedError(`Run "${runId}" has ${existing.status === 'cancelled' ? 'been cancelled' : existing.status}; a finished run is not run again.`);
@@ -107,14 +115,14 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   runs.set(workflow, journal);
   setRunJournal(workflow, journal);
   try {
-    if (loaded?.run.status === 'suspended') await store.updateRun(runId, { status: 'running', waitingFor: null }, lease);
+    if (loaded?.run.status === 'suspended') await journal.stored(store.updateRun(runId, { status: 'running', waitingFor: null }, lease));
     // A resume leaves the arguments to this read: they were stored when the run was created.
     const result = await (resumed?.storedArgs === true ? run(Array.isArray(loaded?.data.args) ? loaded.data.args : []) : run());
     await journal.flush();
     // A run whose lease was lost meanwhile stores nothing more: its outcome is the new holder's.
     const lost = journal.interruption;
     if (lost !== undefined) throw lost;
-    await store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage }, lease);
+    await journal.stored(store.updateRun(runId, { status: 'completed', result: result === undefined ? null : result, usage: journal.usage }, lease));
     return result;
   } catch (error) {
     const stopped = journal.interruption ?? interruptionOf(runId, error);
