@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { applyRunPatch } from '../store/apply-run-patch.js';
@@ -22,7 +22,7 @@ import { checkStoredRun } from './check-stored-run.js';
 import { readFileNoFollowSync } from './no-follow.js';
 import { readLeaseHolder } from './lease-holder.js';
 import type { LeaseHolder } from '../store/run-store.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-modes.js';
+import { PRIVATE_DIR_MODE } from '../../util/private-modes.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';
 import { checkRunFolder, isRunFolder } from './run-folder.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
@@ -30,7 +30,7 @@ import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
 import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunFencedError, RunNotFoundError, RunStoreCorruptError, RunStoreError } from '../store/run-store-errors.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
-import { syncDirectory, writeFileAtomicallySync } from './sync-write.js';
+import { syncDirectory, writeFileAtomicallySync, writeNewFileSync } from './sync-write.js';
 
 /** One part of a write (see `JournalRunStore.write`): what it appended, or undefined when nothing. */
 type WritePart = (run: OpenRun) => Written | undefined;
@@ -88,7 +88,7 @@ export class JournalRunStore implements RunStore {
     // creators of one id cannot both succeed and nobody sees a half-written record.
     const temp = join(files.dir, `.run.json.${randomUUID()}.tmp`);
     try {
-      writeFileSync(temp, text, { flag: 'wx', mode: PRIVATE_FILE_MODE });
+      writeNewFileSync(temp, text, this.fsync !== 'off');
       linkSync(temp, files.meta);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new RunExistsError(id, { cause: error });

@@ -59,3 +59,17 @@ export function writeAllSync(fd: number, buf: Buffer): void {
     written += n;
   }
 }
+
+/**
+ * Creates `path` (which must not exist) holding all of `text`; `fsync` flushes it before the
+ * caller publishes it (a link or a rename), so a power loss cannot leave an empty record behind.
+ */
+export function writeNewFileSync(path: string, text: string, fsync: boolean): void {
+  const fd = openSync(path, 'wx', PRIVATE_FILE_MODE);
+  try {
+    writeAllSync(fd, Buffer.from(text, 'utf8'));
+    if (fsync) fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
