@@ -57,8 +57,9 @@ export class CallTree {
     if (this.workflow !== undefined && this.node !== undefined) this.workflow.emit(this.node, payload, timestamp);
   }
 
-  finish(status: WorkflowStatus): void {
-    if (this.workflow !== undefined && this.node !== undefined) this.node.finish(status, this.workflow.clock.now());
+  /** Ends the node now, or at `at` (a replayed call's original end). */
+  finish(status: WorkflowStatus, at?: number): void {
+    if (this.workflow !== undefined && this.node !== undefined) this.node.finish(status, at ?? this.workflow.clock.now());
   }
 
   /** Runs `fn` with this node as the ambient one, so work it starts mounts beneath it. */

@@ -8,6 +8,7 @@ import type { CacheMissInfo } from '../types/cache.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import type { Prompt } from './prompt.js';
 import type { TokenUsage } from '../types/usage.js';
+import type { OriginalTimes } from '../types/original-times.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
 import type { MissingPriceWarning } from './missing-price-warning.js';
@@ -101,6 +102,8 @@ export interface PromptOutcome<T> {
   readonly cached: boolean;
   /** Served from a durable run's store on resume: this call completed before the run was interrupted. */
   readonly replayed?: boolean;
+  /** When a replayed call ran, where its journal kept it: the call's node shows these times. */
+  readonly ran?: OriginalTimes;
   /** Why the cache did not answer this call; absent on a hit and when the agent does not cache. */
   readonly cacheMiss?: CacheMissInfo;
   readonly toolCalls: readonly ToolCallRecord[];

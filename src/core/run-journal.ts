@@ -1,10 +1,15 @@
+import type { OriginalTimes } from '../types/original-times.js';
 import type { TreeNode } from './tree-node.js';
 import type { WorkflowRuntime } from './workflow-runtime.js';
 
-/** How a step settled in an earlier attempt of the same durable run. */
-export type StepReplay =
+/**
+ * How a step settled in an earlier attempt of the same durable run; `ran` is when it ran there
+ * (absent where the journal kept no times), which the replayed step's node shows.
+ */
+export type StepReplay = (
   | { readonly status: 'completed'; readonly value: unknown }
-  | { readonly status: 'failed'; readonly error: Error };
+  | { readonly status: 'failed'; readonly error: Error }
+) & { readonly ran?: OriginalTimes };
 
 /** The code a step runs and, for a decorated method, its arguments. */
 export interface StepIdentity {
@@ -29,6 +34,11 @@ export interface WaitOptions {
 export interface RunJournal {
   /** A workflow of the run starts (children included), in the order the code starts them. */
   workflowStarted(workflow: WorkflowRuntime): void;
+  /**
+   * Optional: when an earlier process first started `workflow` (a resumed run's root), so its node
+   * spans the whole run; undefined when it starts now. Asked once its start was reported.
+   */
+  startedEarlier?(workflow: WorkflowRuntime): number | undefined;
   /**
    * The stored outcome of the step that `node` is, served instead of running its body. `identity`
    * is what the step's code and arguments were, so a changed step is reported, not replayed.

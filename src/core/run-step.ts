@@ -144,17 +144,24 @@ async function wrappedStep<R>(
   }
 }
 
-/** Ends a step with the outcome its journal recorded (its body did not run): the value, or the recorded error thrown. */
+/**
+ * Ends a step with the outcome its journal recorded (its body did not run): the value, or the
+ * recorded error thrown. The node is marked replayed and, where the journal kept them, spans the
+ * times the step ran in the process that ran it, not the moment of the replay.
+ */
 function endReplayed(scope: Scope, options: StepOptions, outcome: StepReplay): unknown {
   const { workflow } = scope;
   const node = scope.node as TreeNode;
+  const ran = outcome.ran;
+  node.markReplayed();
+  if (ran !== undefined) node.backdateStart(ran.startedAt);
   workflow.emit(node, { type: 'stepReplayed', name: node.name, status: outcome.status });
   if (outcome.status === 'completed') {
-    endStep(workflow, node, options, 'completed', 0);
+    endStep(workflow, node, options, 'completed', 0, ran?.endedAt);
     return outcome.value;
   }
   const error = recordFailure(workflow, node, outcome.error, `Step "${node.name}" of workflow "${workflow.name}"`);
-  endStep(workflow, node, options, 'failed', 0);
+  endStep(workflow, node, options, 'failed', 0, ran?.endedAt);
   throw error;
 }
 
@@ -304,9 +311,10 @@ async function stepFailed<R>(
   throw error;
 }
 
-function endStep(workflow: WorkflowRuntime, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number): void {
+/** `at`: a replayed step's original end; else the step ends now. */
+function endStep(workflow: WorkflowRuntime, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number, at?: number): void {
   try {
-    const endedAt = workflow.clock.now();
+    const endedAt = at ?? workflow.clock.now();
     node.finish(status, endedAt);
     if (options.snapshotState) workflow.snapshotState();
     workflow.dispatch(node, stepEndEvent(node, endedAt, attempts));

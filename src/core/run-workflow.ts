@@ -39,7 +39,8 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
   const owner = workflow.parent;
   owner?.beginWork();
   workflow.lastOutcome = undefined;
-  journalOf(workflow)?.workflowStarted(workflow);
+  const journal = journalOf(workflow);
+  journal?.workflowStarted(workflow);
   const startedAt = workflow.clock.now();
   node.start(startedAt);
   // Built whole rather than through emit()'s spread: a flat event, kept on the node, for every run.
@@ -52,6 +53,10 @@ export async function runWorkflow<T>(workflow: WorkflowRuntime, body: () => Prom
     name: workflow.name,
   };
   workflow.dispatch(node, start);
+  // A resumed durable run's root spans the whole run. Observers were told of this process's start;
+  // the node, and the start event it keeps, move back to the first one.
+  const earlier = journal?.startedEarlier?.(workflow);
+  if (earlier !== undefined && earlier < startedAt) node.backdateStart(earlier);
   const budgetSetting = workflow.config.budget;
   const budget = budgetSetting === undefined ? undefined : startNodeBudget(workflow, node, budgetSetting, `workflow "${workflow.name}"`);
   try {

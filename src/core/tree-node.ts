@@ -27,8 +27,8 @@ export class TreeNode implements WorkflowNode {
   parent: TreeNode | null = null;
   status: WorkflowStatus = 'idle';
   /**
-   * The timed and pruned flags and a step's attempts, packed in one small integer: a long run
-   * keeps hundreds of thousands of nodes, and every field is 8 bytes on each of them.
+   * The timed, pruned and replayed flags and a step's attempts, packed in one small integer: a
+   * long run keeps hundreds of thousands of nodes, and every field is 8 bytes on each of them.
    */
   private bits = TIMED;
   private begin: number | undefined = undefined;
@@ -76,6 +76,26 @@ export class TreeNode implements WorkflowNode {
   get duration(): number | undefined {
     if (!this.timed || this.begin === undefined || this.end === undefined) return undefined;
     return this.end - this.begin;
+  }
+
+  /**
+   * True for a node a durable run served from its store instead of running it: a replayed step or
+   * agent call, and every node a replayed step held. Its work ran in an earlier process.
+   */
+  get replayed(): boolean {
+    return (this.bits & REPLAYED) !== 0;
+  }
+
+  markReplayed(): void {
+    this.bits |= REPLAYED;
+  }
+
+  /**
+   * Moves a started node's start back to `at`: the node stands for work begun earlier (a replayed
+   * part of a durable run, a resumed root). Its own start event, kept as numbers, moves with it.
+   */
+  backdateStart(at: number): void {
+    if (this.begin !== undefined) this.begin = at;
   }
 
   /** Marks the node running from `now` (a re-run clears the previous end). */
@@ -389,6 +409,7 @@ export class TreeNode implements WorkflowNode {
     if (this.endTime !== undefined) out.endTime = this.endTime;
     const duration = this.duration;
     if (duration !== undefined) out.duration = duration;
+    if (this.replayed) out.replayed = true;
     return out;
   }
 
@@ -479,11 +500,12 @@ export class TreeNode implements WorkflowNode {
   }
 }
 
-// The layout of `bits`: timed, pruned, then a step's attempts.
-const TIMED = 0b01;
-const PRUNED = 0b10;
-const LOW_BITS = 0b11;
-const ATTEMPTS_SHIFT = 2;
+// The layout of `bits`: timed, pruned, replayed, then a step's attempts.
+const TIMED = 0b001;
+const PRUNED = 0b010;
+const REPLAYED = 0b100;
+const LOW_BITS = 0b111;
+const ATTEMPTS_SHIFT = 3;
 /** Attempts beyond this (never in practice) keep the step's end as an event: the integer stays small. */
 const MAX_PACKED_ATTEMPTS = 2 ** 24;
 

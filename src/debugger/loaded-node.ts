@@ -23,6 +23,7 @@ export class LoadedNode implements WorkflowNode {
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
+  readonly replayed?: boolean;
   readonly dropped: SerializedNode['dropped'];
   readonly children: LoadedNode[] = [];
 
@@ -43,6 +44,7 @@ export class LoadedNode implements WorkflowNode {
     if (source.startTime !== undefined) this.startTime = source.startTime;
     if (source.endTime !== undefined) this.endTime = source.endTime;
     if (source.duration !== undefined) this.duration = source.duration;
+    if (source.replayed === true) this.replayed = true;
     this.dropped = source.dropped ?? { events: 0, logs: 0, children: 0 };
   }
 

@@ -174,17 +174,21 @@ function describeNode(node: WorkflowNode, usage: TokenUsage | undefined, seen: N
   if (node.duration !== undefined) line += ` ${formatDuration(node.duration)}`;
   if (usage !== undefined && totalTokens(usage) > 0) line += ` · ${formatUsage(usage)}`;
   if (node.status === 'running') line += ' (running)';
-  const notes = notesOf(seen);
+  const notes = notesOf(seen, node.replayed === true);
   if (notes !== '') line += ` ${notes}`;
   if (seen.failure !== undefined) line += ` — ${failureText(seen.failure)}`;
   return line;
 }
 
-/** Short markers for what a user debugging the node wants to see at a glance. */
-function notesOf(seen: NodeEvents): string {
+/**
+ * Short markers for what a user debugging the node wants to see at a glance. A node a durable run
+ * replayed says so, and that its work (and the times shown) are from an earlier process.
+ */
+function notesOf(seen: NodeEvents, replayed: boolean): string {
   const notes: string[] = [];
   if (seen.model) notes.push(`(${seen.model})`);
-  if (seen.cache) notes.push(seen.cache);
+  if (replayed) notes.push('(replayed · ran in an earlier process)');
+  if (seen.cache && !(replayed && seen.cache === '(replayed)')) notes.push(seen.cache);
   if (seen.attempts > 1) notes.push(`(${seen.attempts} attempts)`);
   if (seen.apiErrors > 0) notes.push(`(${seen.apiErrors} API error${seen.apiErrors > 1 ? 's' : ''} retried or failed)`);
   return notes.join(' ');

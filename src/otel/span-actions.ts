@@ -38,7 +38,10 @@ export const SPAN_ACTIONS: EventTable<void, SpanWriter, WorkflowNode> = {
     finish(w, node, event.status, event.timestamp, { 'groundswell.step.attempts': event.attempts });
   },
   stepRetry: addEvent,
-  stepReplayed: addEvent,
+  // The span is the moment of the replay: the process that ran the step traced its work then.
+  stepReplayed: (event, w, node) => {
+    addEvent(event, w, node)?.span.setAttribute('groundswell.replayed', true);
+  },
   waitStarted: addEvent,
   signalReceived: addEvent,
   signalRejected: addEvent,

@@ -22,6 +22,8 @@ export interface WorkflowNode {
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
+  /** True for a node a durable run replayed: it ran in an earlier process, at its own times (`SerializedNode.replayed`). */
+  readonly replayed?: boolean;
   /**
    * What retention dropped from this node: events, logs and finished children, and the tokens
    * those pruned children's subtrees spent (so rollups stay whole).

@@ -18,6 +18,11 @@ export interface SerializedNode {
   startTime?: number;
   endTime?: number;
   duration?: number;
+  /**
+   * Set on a node a durable run served from its store (a replayed step or agent call, everything a
+   * replayed step held): its work and its times are from an earlier process.
+   */
+  replayed?: true;
   stateSnapshot: StateSnapshot | null;
   usage?: TokenUsage;
   /** The budgets set on this node, as they stood (only on nodes that have one). */

@@ -21,6 +21,8 @@ export interface NodeDetails {
   readonly startTime?: number;
   readonly endTime?: number;
   readonly duration?: number;
+  /** A node a durable run replayed: it ran in an earlier process, and its times are from then. */
+  readonly replayed?: true;
   /** Root first, the node's parent last. */
   readonly path: ReadonlyArray<{ readonly id: string; readonly name: string; readonly kind: NodeKind }>;
   readonly usage: TokenUsage | null;
@@ -70,6 +72,7 @@ export function nodeDetails(node: WorkflowNode): NodeDetails {
     ...(node.startTime !== undefined ? { startTime: node.startTime } : {}),
     ...(node.endTime !== undefined ? { endTime: node.endTime } : {}),
     ...(node.duration !== undefined ? { duration: node.duration } : {}),
+    ...(node.replayed === true ? { replayed: true as const } : {}),
     path,
     usage: node.usage,
     stateSnapshot: node.stateSnapshot,

@@ -12,6 +12,8 @@ export interface NodeRow {
   readonly status: WorkflowStatus;
   readonly startTime?: number;
   readonly duration?: number;
+  /** A node a durable run replayed: it ran in an earlier process, and its times are from then. */
+  readonly replayed?: true;
   /** The subtree's tokens and cost (`usageRollup` semantics: own usage, pruned children, children). */
   readonly usage?: TokenUsage;
   /** How many events and logs the node has had (kept plus dropped): a change means new details. */
@@ -34,6 +36,7 @@ export function nodeRow(node: WorkflowNode, rollup: TokenUsage | undefined, drop
   };
   if (node.startTime !== undefined) row.startTime = node.startTime;
   if (node.duration !== undefined) row.duration = node.duration;
+  if (node.replayed === true) row.replayed = true;
   if (rollup !== undefined) row.usage = rollup;
   return row;
 }
@@ -54,6 +57,7 @@ export function sameRow(a: NodeRow, b: NodeRow): boolean {
     a.status === b.status &&
     a.startTime === b.startTime &&
     a.duration === b.duration &&
+    a.replayed === b.replayed &&
     a.events === b.events &&
     a.logs === b.logs &&
     sameUsage(a.usage, b.usage)

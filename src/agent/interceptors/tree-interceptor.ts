@@ -1,4 +1,5 @@
 import type { TreeNode } from '../../core/tree-node.js';
+import type { OriginalTimes } from '../../types/original-times.js';
 import type { Workflow } from '../../core/workflow.js';
 import { isDeepFrozen } from '../../util/deep-freeze.js';
 import { nextEventId } from '../../util/ids.js';
@@ -47,8 +48,10 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
       recordPromptCall(tree.workflow, tree.node, outcome.value);
     }
-    tree.finish('completed');
-    const duration = tree.now() - started;
+    // A replayed call is marked, and shows when it ran where its journal kept that.
+    const ran = outcome.replayed === true ? replayedAt(node, outcome.ran) : undefined;
+    tree.finish('completed', ran?.endedAt);
+    const duration = ran !== undefined ? ran.endedAt - ran.startedAt : tree.now() - started;
     const output = answerText(outcome);
     const { model, stopReason, usage, turns, cached } = outcome;
     // One literal per event (a replayed call's names it, before the output, as it always did).
@@ -94,6 +97,13 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     });
     throw error;
   }
+}
+
+/** Marks a replayed call's node and starts it when the call ran; its original times, if kept. */
+function replayedAt(node: TreeNode, ran: OriginalTimes | undefined): OriginalTimes | undefined {
+  node.markReplayed();
+  if (ran !== undefined) node.backdateStart(ran.startedAt);
+  return ran;
 }
 
 /** Whether the ancestry has any level, without `Object.keys` building an array per call. */

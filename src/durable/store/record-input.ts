@@ -25,6 +25,12 @@ function requireTime(what: string, at: unknown): void {
   if (typeof at !== 'number' || !Number.isFinite(at)) throw new UsageError(`${what} must be a finite number (epoch ms).`);
 }
 
+/** Original start and end are optional (older records have none); when given, finite. */
+function optionalTimes(what: string, record: { startedAt?: unknown; endedAt?: unknown }): void {
+  if (record.startedAt !== undefined) requireTime(`${what} startedAt`, record.startedAt);
+  if (record.endedAt !== undefined) requireTime(`${what} endedAt`, record.endedAt);
+}
+
 function requireObject(what: string, value: unknown): void {
   if (typeof value !== 'object' || value === null) throw new UsageError(`${what} must be an object.`);
 }
@@ -37,6 +43,7 @@ export function checkStep(step: StepRecord): void {
     throw new UsageError(`Step "${step.key}": status must be "completed" or "failed".`);
   }
   requireTime(`Step "${step.key}" at`, step.at);
+  optionalTimes(`Step "${step.key}"`, step);
   if (step.state !== undefined && (typeof step.state !== 'object' || step.state === null || Array.isArray(step.state))) {
     throw new UsageError(`Step "${step.key}": state must be an object of field values.`);
   }
@@ -51,6 +58,7 @@ export function checkCall(call: CallRecord): void {
   requireObject(`Call "${call.key}" usage`, call.usage);
   if (typeof call.model !== 'string') throw new UsageError(`Call "${call.key}": model must be a string.`);
   requireTime(`Call "${call.key}" at`, call.at);
+  optionalTimes(`Call "${call.key}"`, call);
 }
 
 export function checkSignal(signal: SignalRecord): void {

@@ -22,6 +22,13 @@ export interface StepRecord {
   state?: Record<string, unknown>;
   /** Fields the step left `undefined`, which JSON cannot hold as a value. */
   stateUnset?: string[];
+  /**
+   * When the step's node started and ended in the process that ran it (epoch ms, by the run's
+   * clock), shown again on replay. Absent in records stored before times were kept, and for a step
+   * with `trackTiming: false`.
+   */
+  startedAt?: number;
+  endedAt?: number;
   /** Epoch ms. */
   at: number;
 }
@@ -37,6 +44,9 @@ export interface CallRecord {
   requests?: number;
   /** The tool calls the agent made on the way (JSON), so a replay can mark them replayed. */
   toolCalls?: unknown;
+  /** When the call started and completed (epoch ms, by the run's clock); absent in older records. */
+  startedAt?: number;
+  endedAt?: number;
   at: number;
 }
 

@@ -1,6 +1,6 @@
 import type { NodeDetails } from '../node-details.js';
 import { add, el } from './dom.js';
-import { durationOf, fmtAmount, fmtCost, fmtMs, pretty, time, usageText } from './format.js';
+import { durationOf, fmtAmount, fmtCost, fmtMs, pretty, REPLAYED_NOTE, time, usageText } from './format.js';
 import { nodes, type PageNode } from './tree-model.js';
 
 /** Selects a node in the tree (and scrolls to it when asked). */
@@ -296,6 +296,7 @@ export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: Sele
       ['kind', d.kind],
       ['status', d.status],
       ['id', d.id],
+      ['replayed', d.replayed ? REPLAYED_NOTE : undefined],
       ['started', time(d.startTime)],
       ['ended', time(d.endTime)],
       ['duration', fmtMs(typeof d.duration === 'number' ? d.duration : row ? durationOf(row.row) : undefined)],

@@ -2,6 +2,9 @@ import type { BudgetDimension } from '../../types/budget.js';
 import type { TokenUsage } from '../../types/usage.js';
 import type { NodeRow } from '../node-row.js';
 
+/** What the page says of a node a durable run replayed (its row's badge title, its details). */
+export const REPLAYED_NOTE = 'ran in an earlier process; its times are from then';
+
 /** A duration for people: `<1ms`, `340ms`, `2.31s`, `4m07s`; '' when there is none. */
 export function fmtMs(ms: number | null | undefined): string {
   if (ms === undefined || ms === null || !isFinite(ms)) return '';

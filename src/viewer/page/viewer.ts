@@ -10,7 +10,7 @@ import type { ViewerWait } from '../viewer-wait.js';
 import type { WorkflowStatus } from '../../types/status.js';
 import { showDetails, showMissing } from './details-view.js';
 import { add, byId, el } from './dom.js';
-import { durationOf, fmtCost, fmtMs, fmtTok, pretty, time, usageText } from './format.js';
+import { durationOf, fmtCost, fmtMs, fmtTok, pretty, REPLAYED_NOTE, time, usageText } from './format.js';
 import { nodes, parentOf, remove, upsert, type PageNode } from './tree-model.js';
 
 const ROW_H = 24;
@@ -33,6 +33,8 @@ interface RowView {
   readonly icon: HTMLSpanElement;
   readonly name: HTMLSpanElement;
   readonly kind: HTMLSpanElement;
+  /** Shown on a node a durable run replayed. */
+  readonly replayed: HTMLSpanElement;
   readonly dur: HTMLSpanElement;
   readonly tok: HTMLSpanElement;
   readonly cost: HTMLSpanElement;
@@ -107,11 +109,12 @@ function makeRow(): RowView {
     icon: el('span', 'icon'),
     name: el('span'),
     kind: el('span', 'c-kind'),
+    replayed: el('span', 'c-replayed'),
     dur: el('span', 'c-dur'),
     tok: el('span', 'c-tok'),
     cost: el('span', 'c-cost'),
   };
-  add(r.el, r.indent, r.toggle, r.icon, add(el('span', 'c-name'), r.name, r.kind), r.dur, r.tok, r.cost);
+  add(r.el, r.indent, r.toggle, r.icon, add(el('span', 'c-name'), r.name, r.kind, r.replayed), r.dur, r.tok, r.cost);
   return r;
 }
 
@@ -150,6 +153,8 @@ function render(): void {
     r.name.textContent = row.name;
     r.kind.textContent = row.kind;
     r.kind.className = 'c-kind k-' + row.kind;
+    r.replayed.textContent = row.replayed ? 'replayed' : '';
+    r.replayed.title = row.replayed ? REPLAYED_NOTE : '';
     r.dur.textContent = fmtMs(durationOf(row));
     r.tok.textContent = fmtTok(row.usage);
     r.tok.title = row.usage ? usageText(row.usage) : '';

@@ -65,7 +65,7 @@ eachRunStore((opened) => (store = opened), () => {
       const stored = new WorkflowTreeDebugger((await store.loadRun('resumed')).tree as never).toTreeString();
       expect(stored.match(/classifier/g)?.length).toBe(4);
       expect(stored.match(/get_diff/g)?.length).toBe(4);
-      expect(stored).toContain('(replayed)');
+      expect(stored).toContain('(replayed · ran in an earlier process)');
       // Every event of the resumed tree points at a node of that tree.
       const ids = new Set<string>();
       const events: Array<{ readonly nodeId: string }> = [];
