@@ -1,7 +1,7 @@
 /**
  * W9: the cost of durability per settled step: the step record and one batch of its two events
  * (stepStart, stepEnd), written as a durable run writes them: one `settleStep` where the store has
- * it (else `appendEvents` then `putStep`), awaited in sequence. On the
+ * it (else `appendEvents` then `putStep`), awaited in sequence, under the run's lease (the fence). On the
  * embedded JournalRunStore (default fsync policy: no fsync per step; and `every-record`, info)
  * and on PostgreSQL (skipped with the reason printed when no server is reachable: env
  * GROUNDSWELL_PG_URL, else the local socket, database groundswell_test).
@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { JournalRunStore, type RunStore, type StepRecord } from 'groundswell/durable';
+import { JournalRunStore, type Lease, type RunStore, type StepRecord } from 'groundswell/durable';
 import { PostgresRunStore } from 'groundswell/postgres';
 import { fmtUs, holder, measure, measureInterleaved, recordRatio, section, table, verdict, type Measurement } from './harness.js';
 
@@ -49,19 +49,27 @@ function stepEvents(i: number, extra = 0): unknown[] {
  * `steps` settled steps in a row, as one measured round. `twoCalls`: the way a store without
  * `settleStep` is written (info: what one statement saves).
  */
-function settleRound(store: RunStore, runId: string, steps: number, twoCalls = false, extraEvents = 0): () => Promise<void> {
+function settleRound(store: RunStore, lease: Lease, steps: number, twoCalls = false, extraEvents = 0): () => Promise<void> {
   let next = 0;
+  const runId = lease.runId;
   const settle = twoCalls ? undefined : store.settleStep?.bind(store);
+  // Under the run's lease, as a durable run writes: the store checks it with every write.
   return async () => {
     for (let n = 0; n < steps; n += 1) {
       const i = next++;
-      if (settle !== undefined) await settle(runId, stepRecord(i), stepEvents(i, extraEvents));
+      if (settle !== undefined) await settle(runId, stepRecord(i), stepEvents(i, extraEvents), lease);
       else {
-        await store.appendEvents(runId, stepEvents(i, extraEvents));
-        await store.putStep(runId, stepRecord(i));
+        await store.appendEvents(runId, stepEvents(i, extraEvents), lease);
+        await store.putStep(runId, stepRecord(i), lease);
       }
     }
   };
+}
+
+/** A new run and its lease, held for the whole bench. */
+async function leasedRun(store: RunStore, id: string): Promise<Lease> {
+  await store.createRun({ id, rootName: 'Bench' });
+  return store.acquireLease(id, 'bench', 3_600_000);
 }
 
 function pgConnection(): pg.ClientConfig {
@@ -103,8 +111,7 @@ export async function runW9(): Promise<void> {
       ['JournalRunStore (fsync every record) (info)', 'every-record', 100],
     ] as const) {
       const store = new JournalRunStore({ dir: join(dir, fsync), fsync });
-      await store.createRun({ id: 'bench', rootName: 'Bench' });
-      const m = await measure(settleRound(store, 'bench', steps), { runs: 7 });
+      const m = await measure(settleRound(store, await leasedRun(store, 'bench'), steps), { runs: 7 });
       await store.close();
       const ns = m.medianNs / steps;
       const main = fsync === 'checkpoints';
@@ -128,7 +135,7 @@ export async function runW9(): Promise<void> {
     const store = new PostgresRunStore({ pool, schema });
     try {
       await store.migrate();
-      for (const id of ['bench', 'bench-two', 'bench-more']) await store.createRun({ id, rootName: 'Bench' });
+      const [bench, benchTwo, benchMore] = [await leasedRun(store, 'bench'), await leasedRun(store, 'bench-two'), await leasedRun(store, 'bench-more')] as const;
       const steps = 200;
       // Interleaved, round by round: a load spike on a shared machine hits every row, not one.
       const [trip, one, two, more] = await measureInterleaved(
@@ -136,9 +143,9 @@ export async function runW9(): Promise<void> {
           async () => {
             for (let n = 0; n < steps; n += 1) await pool.query({ name: 'w9_round_trip', text: 'SELECT 1', values: [] });
           },
-          settleRound(store, 'bench', steps),
-          settleRound(store, 'bench-two', steps, true),
-          settleRound(store, 'bench-more', steps, false, 8),
+          settleRound(store, bench, steps),
+          settleRound(store, benchTwo, steps, true),
+          settleRound(store, benchMore, steps, false, 8),
         ],
         { runs: 9 },
       );
