@@ -102,7 +102,14 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
 /** Marks a replayed call's node and starts it when the call ran; its original times, if kept. */
 function replayedAt(node: TreeNode, ran: OriginalTimes | undefined): OriginalTimes | undefined {
   node.markReplayed();
-  if (ran !== undefined) node.backdateStart(ran.startedAt);
+  if (ran === undefined) return ran;
+  node.backdateStart(ran.startedAt);
+  // The step re-run around it (and what holds that step) began in the earlier process too, no
+  // later than the call did: their spans start there, so the tree still nests.
+  for (let at = node.parent; at !== null; at = at.parent) {
+    const start = at.startTime;
+    if (start !== undefined && start > ran.startedAt) at.backdateStart(ran.startedAt);
+  }
   return ran;
 }
 

@@ -147,10 +147,12 @@ eachRunStore((opened) => (store = opened), () => {
       expect(times(find(replayedStep, 'toolCall', 'get_diff'))).toEqual(times(find(classify, 'toolCall', 'get_diff')));
       // The review step ran again in this process; its call was served from the store.
       const liveStep = find(resumed, 'step', 'review');
-      expect(liveStep.startTime).toBeGreaterThan(clock.now() - 3_000);
       expect(replayedMark(liveStep)).not.toBe(true);
       const replayedCall = find(liveStep, 'agentPrompt', 'reviewer: Review fix');
       expect(times(replayedCall)).toEqual(times(reviewCall));
+      // It began in the earlier process (its call ran there) and ended in this one.
+      expect(liveStep.startTime).toBe(replayedCall.startTime);
+      expect(liveStep.endTime).toBeGreaterThan(clock.now() - 3_000);
       expect(replayedMark(replayedCall)).toBe(true);
 
       expect(unnested(resumed)).toEqual([]);
