@@ -1,4 +1,5 @@
 import type { Workflow } from '../core/workflow.js';
+import type { BudgetAmounts } from '../budgets/budget-amounts.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from './prompt-call.js';
 
 /**
@@ -10,6 +11,12 @@ export interface CallJournal {
   replayCall<T>(call: PromptCall<T>): PromptOutcome<T> | undefined;
   /** The call completed; the caller waits until it is stored. */
   callCompleted<T>(call: PromptCall<T>, outcome: PromptOutcome<T>): Promise<void>;
+  /**
+   * Optional: a request of the call was reserved on its budgets and is about to be sent; the
+   * caller waits until what it holds is stored, so a process killed while the request is in flight
+   * still has it counted when the run resumes.
+   */
+  requestReserved?<T>(call: PromptCall<T>, held: BudgetAmounts): Promise<void>;
   /**
    * Optional, for an engine that checkpoints calls itself (DBOS): the call goes through the
    * engine, which runs it or answers with what it recorded; the two methods above are then not asked.
@@ -46,9 +53,18 @@ export const journalInterceptor: PromptInterceptor = (call, next) => {
   return journaled(call, next, journal);
 };
 
+// Where each journaled call with budgets keeps its requests' reservations (see `reservationSink`).
+const sinks = new WeakMap<object, (held: BudgetAmounts) => Promise<void>>();
+
+/** Where `call` stores a request's reservation before sending it; undefined outside a durable run. */
+export function reservationSink<T>(call: PromptCall<T>): ((held: BudgetAmounts) => Promise<void>) | undefined {
+  return sinks.get(call);
+}
+
 async function journaled<T>(call: PromptCall<T>, next: PromptHandler, journal: CallJournal): Promise<PromptOutcome<T>> {
   const replayed = journal.replayCall(call);
   if (replayed !== undefined) return replayed;
+  if (journal.requestReserved !== undefined && call.budgets.length > 0) sinks.set(call, (held) => journal.requestReserved?.(call, held) ?? Promise.resolve());
   const outcome = await next(call);
   await journal.callCompleted(call, outcome);
   return outcome;

@@ -26,6 +26,7 @@ import { priceKeyOf } from './price-key.js';
 import { failedRequest, reserveRequest } from './budget-gate.js';
 import { amountsOfUsage } from '../budgets/earlier-spending.js';
 import { reserveOrRaise } from './budget-suspend.js';
+import { keepReservation } from './keep-reservation.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -101,6 +102,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     const provider = model.provider;
     const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, request, provider));
     const held = reserving instanceof Promise ? await reserving : reserving;
+    // In a durable run the reservation is stored before the request leaves: a crash mid-request still counts.
+    if (held !== undefined) await keepReservation(call, held);
     let response: Message;
     try {
       response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });

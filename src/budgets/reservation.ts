@@ -14,6 +14,11 @@ export class Reservation {
     private readonly held: BudgetAmounts,
   ) {}
 
+  /** What it holds on each budget (a durable run keeps it, so a crash mid-request still counts). */
+  get amounts(): BudgetAmounts {
+    return this.held;
+  }
+
   settle(used: BudgetAmounts): void {
     if (!this.open) return;
     this.open = false;

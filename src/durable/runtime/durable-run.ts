@@ -11,6 +11,8 @@ import type { CallRecord, SignalRecord, StepRecord } from '../store/stored-recor
 import { RunValueError } from '../store/run-store-errors.js';
 import type { LeaseKeeper } from './lease-keeper.js';
 import { RunInterruptedError } from './run-interrupted-error.js';
+import { ReservationRecords } from './reservation-records.js';
+import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
 import { exportRun } from '../../debugger/run-export.js';
 import type { SerializedError } from '../../util/serialize-error.js';
 import { addUsage, ZERO_USAGE } from '../../util/usage.js';
@@ -73,6 +75,9 @@ export class DurableRun implements RunJournal, CallJournal {
   // A wait suspends the run: with its events, store how many signals the waits took.
   private takenDue = false;
   private keeper: LeaseKeeper | undefined;
+  private readonly reservations: ReservationRecords;
+  // Per call key: what its earlier processes' requests held (booked when the call runs again).
+  private readonly spentBefore = new Map<string, BudgetAmounts>();
   private stopped: RunInterruptedError | undefined;
   /** Set when a wait suspended the run. */
   suspended = false;
@@ -102,6 +107,7 @@ export class DurableRun implements RunJournal, CallJournal {
       this.signals.set(signal.name, list);
     }
     this.waitingSince = loaded?.run.waitingFor;
+    this.reservations = new ReservationRecords(loaded?.data);
     this.firstStarted = loaded === undefined ? undefined : firstStart(loaded);
     for (const [name, value] of Object.entries(loaded?.data ?? {})) {
       // Only calls that did not complete run again, so only theirs can be handed over.
@@ -390,7 +396,15 @@ export class DurableRun implements RunJournal, CallJournal {
     const key = this.paths.call(workflow, call.tree.node?.parent, call.agentName);
     if (call.tree.node !== undefined) this.callKeys.set(call.tree.node, key);
     const stored = this.calls.get(key);
-    if (stored === undefined) return undefined;
+    if (stored === undefined) {
+      // Requests of earlier processes that never completed were sent all the same: they count.
+      const earlier = this.reservations.earlier(key);
+      if (earlier !== undefined) {
+        for (const ledger of call.budgets) ledger.book(earlier);
+        this.spentBefore.set(key, earlier);
+      }
+      return undefined;
+    }
     const fingerprint = callFingerprint(call);
     const parsed = call.prompt.responseFormat.safeParse(stored.answer);
     if ((stored.fingerprint !== undefined && stored.fingerprint !== fingerprint) || !parsed.success) {
@@ -402,6 +416,7 @@ export class DurableRun implements RunJournal, CallJournal {
     }
     // What the call cost when it ran still counts against the budgets above it.
     bookReplayedCall(call.budgets, stored.usage, stored.requests, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
+    if (stored.spentBefore !== undefined) for (const ledger of call.budgets) ledger.book(stored.spentBefore);
     const ran = storedTimes(stored);
     if (ran !== undefined) backdateWorkflows(call.tree.node?.parent, ran.startedAt);
     return {
@@ -433,6 +448,7 @@ export class DurableRun implements RunJournal, CallJournal {
       model: outcome.model,
       fingerprint: callFingerprint(call),
       ...(outcome.cached ? {} : { requests: call.meter.turns }),
+      ...(this.spentBefore.has(key) ? { spentBefore: this.spentBefore.get(key) } : {}),
       // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).
       toolCalls: storeToolCalls(outcome.toolCalls, call.secrets),
       // Completed now: the call's node ends once it is stored.
@@ -440,6 +456,14 @@ export class DurableRun implements RunJournal, CallJournal {
       at: this.now(),
     }, this.fence);
     await this.stored(stored);
+  }
+
+  /** Keeps what a request of `call` holds, before it is sent (see `ReservationRecords`). */
+  async requestReserved<T>(call: PromptCall<T>, held: BudgetAmounts): Promise<void> {
+    this.throwIfStopped();
+    const key = call.tree.node === undefined ? undefined : this.callKeys.get(call.tree.node);
+    if (key === undefined) return;
+    await this.stored(this.store.putData(this.runId, this.reservations.next(key), held, this.fence));
   }
 
   async waitFor<T>(workflow: Workflow, node: TreeNode, name: string, schema: WaitSchema<T>, options: WaitOptions): Promise<T> {

@@ -42,6 +42,11 @@ export interface CallRecord {
   fingerprint?: string;
   /** Model requests the call made (its budget counts them again on replay); absent before budgets. */
   requests?: number;
+  /**
+   * What requests of this call sent by earlier processes, killed before the call completed, held
+   * on its budgets (worst case): they count again whenever the call is replayed.
+   */
+  spentBefore?: { usd: number; tokens: number; modelRequests: number; toolCalls: number };
   /** The tool calls the agent made on the way (JSON), so a replay can mark them replayed. */
   toolCalls?: unknown;
   /** When the call started and completed (epoch ms, by the run's clock); absent in older records. */
