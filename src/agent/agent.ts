@@ -43,6 +43,7 @@ import { validateAgentConfig, validateGoalAncestry, validateOverrides } from './
 import { loadZodChecked, zodReady } from '../checks/zod-version.js';
 import type { Budget } from '../types/budget.js';
 import { armCallBudgets, callBudgets } from './call-budgets.js';
+import { chargedBudgets } from './enclosing-budgets.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -261,7 +262,7 @@ export class Agent {
     const cache = settings.enableCache !== false ? this.cache() : undefined;
     const cacheConfigured = this.config.cache !== undefined || (this.config.enableCache ?? false) !== false;
     const meter = { usage: { ...ZERO_USAGE }, turns: 0 };
-    const budgets = callBudgets(tree, this.name, this.config.budget, prompt.budget, prompt.name);
+    const budgets = callBudgets(tree, this.name, this.config.budget, prompt.budget, prompt.name, chargedBudgets(prompt));
     // Each revision builds on the last: its rewritten request and all guidance so far. One literal
     // per call, not a spread of a shared object (a cache hit is mostly this path's cost).
     const callFor = (current: Prompt<T>, guidance: readonly string[]): PromptCall<T> => ({

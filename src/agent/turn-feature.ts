@@ -1,9 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../ancestry/goal-ancestry.js';
 import type { Prompt } from './prompt.js';
 import type { ToolEffect } from '../tools/observation.js';
-import type { TokenUsage } from '../types/usage.js';
 import type { SecretMasker } from '../util/secret-masker.js';
 import type { ResolvedSettings } from './agent-settings.js';
 import type { CallTree } from './call-tree.js';
@@ -43,8 +42,13 @@ export interface TurnRequest {
   compacted(): void;
   /** What the features remember of the tool calls up to `maxTurn` (their `summaries`), one line each. */
   summaries(maxTurn: number): string[];
-  /** Meters tokens the feature spent on its own requests (priced at the call's model) on the call. */
-  spend(usage: TokenUsage): void;
+  /**
+   * Sends a request of the feature's own (a grounding pass) through `sender`, which reaches the
+   * call's model: reserved on every budget enclosing the call first, booked at its reported usage
+   * and metered on the call. When it does not fit, throws the budget's `BudgetExceededError` and
+   * sends nothing: let that end the call.
+   */
+  send(request: MessageCreateParamsNonStreaming, sender: (request: MessageCreateParamsNonStreaming) => Promise<Message>): Promise<Message>;
   /**
    * Changes this request only (the next one is built from the call's settings again). Later
    * features' changes win field by field.
@@ -95,7 +99,7 @@ export interface TurnFeature {
    * on every request, covered by the cache key (a scoped slice of a parent agent's checkpoint).
    */
   readonly systemSection?: string;
-  /** Before each model request: may edit the conversation, add system blocks, spend tokens. */
+  /** Before each model request: may edit the conversation, add system blocks, send a request of its own. */
   beforeRequest?(request: TurnRequest): void | Promise<void>;
   /** After each tool call, in the order the model asked for them. */
   afterToolCall?(done: ToolCallDone): void;

@@ -1,16 +1,9 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { TokenUsage } from '../types/usage.js';
-import { addUsage } from '../util/usage.js';
-import { priced, type Pricing } from './pricing.js';
 import type { ToolCallRecord } from './tool-call-record.js';
 import type { RequestOverride, ToolCallDone, TurnCall, TurnFeature, TurnRequest } from './turn-feature.js';
 import { AgentLoopStoppedError } from './agent-errors.js';
-
-/** The call as the pipeline needs it: what features read, plus the meter their tokens go on. */
-interface PipelineCall extends TurnCall {
-  readonly pricing: Pricing | undefined;
-  readonly meter: { usage: TokenUsage };
-}
+import { budgetedRequest } from './budgeted-request.js';
+import type { PromptCall } from './prompt-call.js';
 
 /** What the features made of one request: blocks to append, and the last override with its author. */
 export interface ShapedRequest {
@@ -23,8 +16,8 @@ export interface ShapedRequest {
  * what they changed for this request. Awaits only a feature that returned a promise. A feature
  * that stops the call ends it here, before anything is sent.
  */
-export async function beforeRequest(
-  call: PipelineCall,
+export async function beforeRequest<T>(
+  call: PromptCall<T>,
   features: readonly TurnFeature[],
   turn: number,
   messages: MessageParam[],
@@ -41,9 +34,8 @@ export async function beforeRequest(
       for (const feature of features) feature.onCompaction?.(turn);
     },
     summaries: (maxTurn) => features.flatMap((feature) => feature.summaries?.(maxTurn) ?? []),
-    spend: (usage) => {
-      call.meter.usage = addUsage(call.meter.usage, priced(usage, call.plan.model, call.pricing));
-    },
+    // A feature's own request goes to the call's model: reserved and booked like the loop's.
+    send: (params, sender) => budgetedRequest(call, params, call.model.provider, sender),
     override: (change) => {
       override = { change: { ...override?.change, ...change }, feature: current };
     },

@@ -29,7 +29,7 @@ async function withRetries<T>(call: PromptCall<T>, next: PromptHandler, level: R
       return await next(current);
     } catch (error) {
       if (attempt >= attempts || !isRetryable(error) || error instanceof ReflectionFailedError) throw error;
-      const revision = await reflect(call.reflector(), { level, attempt, task: describeTask(current), error });
+      const revision = await reflect(call.reflector(), { level, attempt, task: describeTask(current), error }, call.budgets);
       current = current.revise(revision);
     }
   }

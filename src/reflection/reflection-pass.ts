@@ -8,6 +8,10 @@ import { serializeError } from '../util/serialize-error.js';
 import type { ReflectionLevel } from '../agent/config/reflection-config.js';
 import { ReflectionFailedError } from './reflection-failed-error.js';
 import type { Reflector, Revision } from '../agent/revision.js';
+import { chargeTo } from '../agent/enclosing-budgets.js';
+import type { BudgetLedger } from '../budgets/budget-ledger.js';
+
+const NO_BUDGETS: readonly BudgetLedger[] = Object.freeze([]);
 
 /** What the reflecting model is shown about the failed attempt. */
 export interface FailedAttempt {
@@ -37,14 +41,15 @@ const REFLECTOR_SYSTEM = [
 /**
  * One reflection pass: a `reflection` node (with `reflectionStart`/`reflectionEnd`) under the
  * current node, and inside it the reflecting agent's own call. A pass that fails is recorded
- * and rethrown with the original failure as its cause.
+ * and rethrown with the original failure as its cause. `budgets` are those of the failed call:
+ * the pass counts against them outside a workflow too, where no tree puts them above it.
  */
-export async function reflect(reflector: Reflector, failed: FailedAttempt): Promise<Revision> {
+export async function reflect(reflector: Reflector, failed: FailedAttempt, budgets: readonly BudgetLedger[] = NO_BUDGETS): Promise<Revision> {
   const tree = CallTree.open('reflection', `reflect on attempt ${failed.attempt} (${failed.level})`);
   tree.emit({ type: 'reflectionStart', level: failed.level, attempt: failed.attempt, error: serializeError(failed.error) });
   try {
     // Fresh whoever reflects (also a user's own agent): the failed task below is all it gets.
-    const prompt = markFresh(createPrompt({
+    const prompt = chargeTo(markFresh(createPrompt({
       name: 'reflection',
       system: REFLECTOR_SYSTEM,
       user: `The attempt below failed. Explain why and say what to change.\n\n${failed.task}\n\n<failure>\n${describeFailure(failed.error)}\n</failure>`,
@@ -53,7 +58,7 @@ export async function reflect(reflector: Reflector, failed: FailedAttempt): Prom
       enableCache: false,
       tools: [],
       mcps: [],
-    }));
+    })), budgets);
     const answer = await tree.run(() => reflector.prompt(prompt));
     const revision: Revision = { critique: answer.critique, user: answer.revisedUser, guidance: answer.guidance };
     tree.finish('completed');

@@ -57,9 +57,9 @@ type Update = NonNullable<ReturnType<TrajectoryTracker['beforeRequest']>>;
 async function grounded(tracker: TrajectoryTracker, request: TurnRequest, update: Update): Promise<void> {
   const { call } = request;
   let { checkpoint, changed, inject } = update;
-  // The tool-less grounding request; its tokens are part of this call.
-  const result = await groundCheckpoint(groundingSender(call), call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000));
-  if (result.usage !== undefined) request.spend(result.usage);
+  // The tool-less grounding request: reserved on the call's budgets and booked like the call's own.
+  const sender = groundingSender(call);
+  const result = await groundCheckpoint((params) => request.send(params, sender), call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000));
   // The model's own assessment may quote a secret it was shown: masked like every other field.
   const text = tracker.adoptGrounded(call.secrets.value(result.checkpoint), changed);
   const latest = tracker.latest ?? checkpoint;

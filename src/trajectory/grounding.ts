@@ -5,8 +5,9 @@ import { loadedZod, loadZod } from '../util/load-zod.js';
 import { outputFormat } from '../agent/structured-output.js';
 import { loadAnthropicRuntime, loadedAnthropicRuntime } from '../agent/load-anthropic-runtime.js';
 import type { TrajectoryCheckpoint } from '../types/trajectory.js';
-import type { TokenUsage } from '../types/usage.js';
-import { usageFromApi } from '../agent/pricing.js';
+import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
+import { isSuspension } from '../errors/predicates.js';
+import { isInstance } from '../util/describe.js';
 import { renderCheckpoint } from './render-checkpoint.js';
 
 
@@ -23,13 +24,13 @@ const GROUNDING_SYSTEM = [
 
 export interface GroundingResult {
   readonly checkpoint: TrajectoryCheckpoint;
-  readonly usage: TokenUsage | undefined;
 }
 
 /**
  * The tool-less grounding request. The answer must cite at least one supplied label and no
  * other; otherwise — or when the model is unavailable — the deterministic checkpoint stands,
- * labelled `groundingSource: 'deterministic'`. Never throws.
+ * labelled `groundingSource: 'deterministic'`. Throws only what `send` throws for a budget: its
+ * refusal, or the durable run suspending to wait for a raise.
  */
 export async function groundCheckpoint(
   send: (request: MessageCreateParamsNonStreaming) => Promise<Message>,
@@ -56,13 +57,12 @@ export async function groundCheckpoint(
           },
         ],
       });
-    const usage = usageFromApi(response.usage);
     const text = response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
     const parsed = GroundingAnswer.safeParse(JSON.parse(text));
-    if (!parsed.success) return { checkpoint: deterministic, usage };
+    if (!parsed.success) return { checkpoint: deterministic };
     const refs = parsed.data.evidenceRefs.map((ref) => ref.trim());
     const valid = refs.length > 0 && refs.every((ref) => labels.includes(ref));
-    if (!valid) return { checkpoint: deterministic, usage };
+    if (!valid) return { checkpoint: deterministic };
     return {
       checkpoint: {
         ...checkpoint,
@@ -70,10 +70,11 @@ export async function groundCheckpoint(
         groundingSource: 'model',
         groundingEvidenceRefs: refs,
       },
-      usage,
     };
-  } catch {
-    return { checkpoint: deterministic, usage: undefined };
+  } catch (error) {
+    // The call's budgets decide for the call: a refused grounding request ends it, unsent.
+    if (isInstance(error, BudgetExceededError) || isSuspension(error)) throw error;
+    return { checkpoint: deterministic };
   }
 }
 

@@ -4,7 +4,7 @@ import type { Workflow } from '../../core/workflow.js';
 import { isDeepFrozen } from '../../util/deep-freeze.js';
 import { nextEventId } from '../../util/ids.js';
 import { serializeError } from '../../util/serialize-error.js';
-import { ZERO_USAGE } from '../../util/usage.js';
+import { totalTokens, ZERO_USAGE } from '../../util/usage.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
 import { recordPromptCall } from '../../core/last-prompt.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
@@ -79,8 +79,10 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     }
     return outcome;
   } catch (error) {
-    // Turns already answered were paid for: they count in the event, the node and the rollups.
-    if (tree.node && call.meter.turns > 0) tree.node.setAttr(NODE_USAGE, call.meter.usage);
+    // Turns already answered were paid for, and so were a feature's own requests (a grounding
+    // pass before a refused first turn): they count in the event, the node and the rollups.
+    const paid = call.meter.turns > 0 || totalTokens(call.meter.usage) > 0;
+    if (tree.node && paid) tree.node.setAttr(NODE_USAGE, call.meter.usage);
     tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
     tree.emit({
       type: 'agentPromptEnd',
@@ -90,7 +92,7 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
       status: tree.node?.status ?? 'failed',
       duration: tree.now() - started,
       stopReason: null,
-      usage: call.meter.turns > 0 ? call.meter.usage : { ...ZERO_USAGE },
+      usage: paid ? call.meter.usage : { ...ZERO_USAGE },
       turns: call.meter.turns,
       cached: false,
       error: serializeError(error),
