@@ -22,7 +22,8 @@ export function reserveRequest<T>(call: PromptCall<T>, params: MessageCreatePara
   const input = estimateInputTokens(params);
   const output = params.max_tokens;
   const usd = ledgers.some((ledger) => ledger.limit('usd') !== undefined) ? worstCaseUsd(call, provider, params.model, input, output) : 0;
-  return reserve(ledgers, { usd, tokens: input + output, modelRequests: 1, toolCalls: 0 }, `Model request of agent "${call.agentName}"`);
+  // A request may wait for requests in flight to settle (see `reserve`); a tool call never waits.
+  return reserve(ledgers, { usd, tokens: input + output, modelRequests: 1, toolCalls: 0 }, `Model request of agent "${call.agentName}"`, true);
 }
 
 /**

@@ -1,18 +1,21 @@
 import { budgetRaiseSchema } from '../budgets/budget.schema.js';
 import type { BudgetLedger } from '../budgets/budget-ledger.js';
+import { BudgetWait } from '../budgets/budget-wait.js';
 import { refusedBy, type Reservation } from '../budgets/reservation.js';
 import { journalOf, type RunJournal } from '../core/run-journal.js';
 import { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import { UsageError } from '../errors/groundswell-error.js';
+import { waitForBudget } from './budget-waiting.js';
 import type { PromptCall } from './prompt-call.js';
 
 const DEFAULT_RAISE_SIGNAL = 'budget';
 const NO_WAIT_OPTIONS = Object.freeze({});
 
 /**
- * Runs `attempt`, a synchronous reservation. Only when a budget refuses it does the answer become
- * a promise (see `reserveAfterRaise`): the usual call pays no await for it.
+ * Runs `attempt`, a synchronous reservation. Only when it must wait (see `waitForBudget`) or a
+ * budget refuses it does the answer become a promise (see `reserveAfterRaise`): the usual call
+ * pays no await for it.
  */
 export function reserveOrRaise<T>(
   call: PromptCall<T>,
@@ -26,13 +29,22 @@ export function reserveOrRaise<T>(
 }
 
 /**
- * After `refusal` (what a reservation threw): when a suspending budget refused inside a durable
- * run, waits for that budget's raise signal (the run suspends until it comes) and tries
- * `attempt` again, as often as the raised budget still refuses. Any other refusal is thrown as is.
+ * After `refusal` (what a reservation threw): a request that may wait for requests in flight
+ * waits for them and is tried again. When a suspending budget refused inside a durable run,
+ * waits for that budget's raise signal (the run suspends until it comes) and tries `attempt`
+ * again, as often as the raised budget still refuses. Any other refusal is thrown as is.
  */
 async function reserveAfterRaise<T, R>(call: PromptCall<T>, refusal: unknown, attempt: () => R): Promise<R> {
   let error = refusal;
   for (;;) {
+    if (error instanceof BudgetWait) {
+      try {
+        return await waitForBudget(call, error, attempt);
+      } catch (next) {
+        error = next;
+        continue;
+      }
+    }
     const ledger = refusedBy(error);
     const workflow = call.tree.workflow;
     const journal = workflow === undefined ? undefined : journalOf(workflow);

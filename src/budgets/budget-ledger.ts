@@ -4,6 +4,7 @@ import type { SerializedBudget } from '../types/serialized.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { formatAmount, METERED, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
 import { nodePath, type BudgetNode } from './budget-node.js';
+import { WaitQueue } from './wait-queue.js';
 
 /** Reports a budget event on the budget's own node (a no-op outside a tree). */
 export type BudgetEmit = (payload: EventPayload) => void;
@@ -27,6 +28,8 @@ export class BudgetLedger {
   private warned: Set<BudgetDimension> | undefined;
   /** Set while a suspended budget waits for its raise: later refusals wait on the same one. */
   raising: Promise<void> | undefined;
+  // Requests waiting for what requests in flight hold (made on first use: most budgets never have one).
+  private waiting: WaitQueue | undefined;
   private expiry: BudgetExceededError | undefined;
   // The limit of the latest refusal, for the standing views show (a raise of it clears it).
   private refusedOn: MeteredDimension | undefined;
@@ -63,6 +66,8 @@ export class BudgetLedger {
       this.warned?.delete(dimension);
       if (this.refusedOn === dimension) this.refusedOn = undefined;
     }
+    // Requests waiting here may fit below the new limits (or never again, below lower ones).
+    this.waiting?.wake();
   }
 
   /**
@@ -96,6 +101,42 @@ export class BudgetLedger {
       if (this.spent[dimension] + this.reserved[dimension] + need[dimension] > limit + EPSILON) return dimension;
     }
     return undefined;
+  }
+
+  /**
+   * The first limit that `need` on top of what is spent alone passes: work that can never fit,
+   * whatever the work in flight settles to. Undefined when it would fit once nothing is held.
+   */
+  beyond(need: BudgetAmounts): MeteredDimension | undefined {
+    for (const dimension of METERED) {
+      const limit = this.limits[dimension];
+      if (limit === undefined || need[dimension] === 0) continue;
+      const after = this.spent[dimension] + need[dimension];
+      if (after + this.reserved[dimension] <= limit + EPSILON) continue;
+      // A floating-point residue of released dollars holds nothing: waiting for it would never end.
+      if (after > limit + EPSILON || this.reserved[dimension] < EPSILON) return dimension;
+    }
+    return undefined;
+  }
+
+  /** The limit a waiting request shows: the first one it needs that this budget sets. */
+  shownFor(need: BudgetAmounts): MeteredDimension {
+    return METERED.find((dimension) => need[dimension] > 0 && this.limits[dimension] !== undefined) ?? 'modelRequests';
+  }
+
+  /** Requests waiting for this budget, oldest first. */
+  get queue(): WaitQueue {
+    return (this.waiting ??= new WaitQueue());
+  }
+
+  /** Whether a request holding `ticket` must stand behind one waiting here (false for most budgets, which never had one). */
+  queuedAhead(ticket?: number): boolean {
+    return this.waiting !== undefined && this.waiting.ahead(ticket);
+  }
+
+  /** Lets requests waiting here try again (what is spent, held or allowed changed). */
+  wake(): void {
+    this.waiting?.wake();
   }
 
   /** The error (and `budgetExceeded` event) for a request or tool call refused on `dimension`. */
@@ -140,6 +181,8 @@ export class BudgetLedger {
       standing,
     );
     this.controller?.abort(this.expiry);
+    // Requests waiting here are refused now, not when something settles.
+    this.waiting?.wake();
     return this.expiry;
   }
 

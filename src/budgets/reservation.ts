@@ -1,6 +1,7 @@
 import type { BudgetExceededError } from './budget-exceeded-error.js';
 import type { BudgetLedger } from './budget-ledger.js';
-import type { BudgetAmounts } from './budget-amounts.js';
+import { formatAmount, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
+import { BudgetWait } from './budget-wait.js';
 
 /**
  * What one request or tool call holds on every budget enclosing it, until it settles to what it
@@ -8,6 +9,8 @@ import type { BudgetAmounts } from './budget-amounts.js';
  */
 export class Reservation {
   private open = true;
+  // Runs once when it settles, before waiting requests try again (see `whenSettled`).
+  private after: (() => void) | undefined;
 
   constructor(
     private readonly ledgers: readonly BudgetLedger[],
@@ -23,7 +26,16 @@ export class Reservation {
     if (!this.open) return;
     this.open = false;
     for (const ledger of this.ledgers) ledger.settle(this.held, used);
+    this.after?.();
+    // What it held is free now: requests waiting for it try again (on every budget, settled first).
+    for (const ledger of this.ledgers) ledger.wake();
   }
+
+  /** `fn` runs once when this settles, before requests waiting on its budgets try again. */
+  whenSettled(fn: () => void): void {
+    this.after = fn;
+  }
+
 
   /** The wallMs error of an enclosing budget that ran out while this was in flight, if any. */
   get expired(): BudgetExceededError | undefined {
@@ -42,20 +54,46 @@ export function refusedBy(error: unknown): BudgetLedger | undefined {
 
 /**
  * Checks `need` against every ledger, then holds it on all of them; throws `BudgetExceededError`
- * (holding nothing) when any limit could be passed or any wallMs ran out. Synchronous from the
- * first check to the last hold: no other call can reserve in between. `what` names the work in
- * the error: `Model request of agent "writer"`.
+ * (holding nothing) when any limit could be passed, any wallMs ran out or any budget stopped
+ * taking work. Synchronous from the first check to the last hold: no other call can reserve in
+ * between. `what` names the work in the error: `Model request of agent "writer"`.
+ *
+ * With `mayWait` (a model request), work that fits below every limit but not beside what is held
+ * now, or that would go before requests already waiting, throws `BudgetWait` instead; it is
+ * refused only when what is spent plus `need` passes a limit.
  */
-export function reserve(ledgers: readonly BudgetLedger[], need: BudgetAmounts, what: string): Reservation {
+export function reserve(ledgers: readonly BudgetLedger[], need: BudgetAmounts, what: string, mayWait = false): Reservation {
+  let wait: BudgetWait | undefined;
   for (const ledger of ledgers) {
     const expiry = ledger.expired;
     if (expiry !== undefined) throw ledger.refuseExpired(what, expiry);
     const over = ledger.overrun(need);
-    if (over === undefined) continue;
-    const error = ledger.refuse(over, need, what);
+    if (over === undefined) {
+      if (mayWait && wait === undefined && ledger.queuedAhead()) wait = waitFor(ledger, ledger.shownFor(need), need, what);
+      continue;
+    }
+    const never = mayWait ? ledger.beyond(need) : over;
+    if (never === undefined) {
+      wait ??= waitFor(ledger, over, need, what);
+      continue;
+    }
+    const error = ledger.refuse(never, need, what);
     refusers.set(error, ledger);
     throw error;
   }
+  if (wait !== undefined) throw wait;
   for (const ledger of ledgers) ledger.hold(need);
   return new Reservation(ledgers, need);
+}
+
+function waitFor(ledger: BudgetLedger, dimension: MeteredDimension, need: BudgetAmounts, what: string): BudgetWait {
+  const standing = ledger.standing(dimension, need[dimension]);
+  const amount = (value: number): string => formatAmount(dimension, value);
+  return new BudgetWait(
+    `${what} waits for the ${ledger.owner} budget (${ledger.path}): ${dimension} limit ${amount(standing.limit)}, spent ${amount(standing.spent)}, ` +
+      `reserved ${amount(standing.reserved)}, needed ${amount(standing.needed)}.`,
+    ledger.queue,
+    standing,
+    'inFlight',
+  );
 }

@@ -1,4 +1,5 @@
-import type { BudgetExceededEvent, BudgetWarningEvent, CacheMissEvent, TrajectoryCheckpointEvent } from '../types/events.js';
+import type { BudgetStanding } from '../types/budget.js';
+import type { CacheMissEvent, TrajectoryCheckpointEvent } from '../types/events.js';
 import { dispatchEventWith, type EventTable } from '../types/event-table.js';
 import { formatAmount } from '../budgets/budget-amounts.js';
 import type { GoalAncestry } from '../types/goal-ancestry.js';
@@ -109,6 +110,11 @@ const TREE_EVENTS: EventTable<void, NodeEvents> = {
   // Warnings about the run's services, not about how this node ran.
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
+  // While a request of the call waits for its budgets; cleared when it stops waiting.
+  budgetWaiting: (event, seen) => {
+    if (event.phase === 'start') seen.cache = event.reason === 'firstAnswer' ? WAITING_FIRST : `${WAITING} ${budgetText(event)})`;
+    else if (seen.cache.startsWith(WAITING)) seen.cache = '';
+  },
   budgetWarning: (event, seen) => {
     seen.budgets.push(`budget warning: ${budgetText(event)} (warns at ${Math.round(event.warnAt * 100)}%)`);
   },
@@ -124,8 +130,11 @@ export function nodeEvents(node: WorkflowNode): NodeEvents {
   return seen;
 }
 
+const WAITING = '(waiting for budget:';
+const WAITING_FIRST = `${WAITING} the first answer of its model)`;
+
 /** `usd limit $0.1000, spent $0.0800, reserved $0.0150, needed $0.0200`. */
-function budgetText(event: BudgetWarningEvent | BudgetExceededEvent): string {
+function budgetText(event: BudgetStanding): string {
   const amount = (value: number): string => formatAmount(event.dimension, value);
   const needed = event.needed > 0 ? `, needed ${amount(event.needed)}` : '';
   return `${event.dimension} limit ${amount(event.limit)}, spent ${amount(event.spent)}, reserved ${amount(event.reserved)}${needed}`;

@@ -171,6 +171,7 @@ const PRIOR_OUTPUT_EVENTS: EventTable<PriorOutput | undefined, WorkflowNode, Ent
   goalSignOff: 'ignore',
   pricingMissing: 'ignore',
   // Progress of the run's spending, not an outcome; a refusal shows as the error of what it failed.
+  budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
 };

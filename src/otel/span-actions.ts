@@ -75,6 +75,7 @@ export const SPAN_ACTIONS: EventTable<void, SpanWriter, WorkflowNode> = {
   cacheMiss: addEvent,
   cacheStoreError: addEvent,
   pricingMissing: addEvent,
+  budgetWaiting: addEvent,
   budgetWarning: addEvent,
   budgetExceeded: addEvent,
 };

@@ -132,6 +132,11 @@ const SPAN_EVENTS: EventTable<SpanEventOf | undefined, boolean> = {
   cacheStoreError: 'ignore',
   // Says why the span has no cost attribute although the agent was given prices.
   pricingMissing: (event) => ({ name: 'groundswell.pricing_missing', attributes: { 'gen_ai.agent.name': event.agentName, 'gen_ai.request.model': event.model } }),
+  budgetWaiting: (event) => {
+    const attributes: Attributes = { ...budgetAttributes(event), 'groundswell.budget.wait_phase': event.phase, 'groundswell.budget.wait_reason': event.reason };
+    if (event.outcome !== undefined) attributes['groundswell.budget.wait_outcome'] = event.outcome;
+    return { name: 'groundswell.budget_waiting', attributes };
+  },
   budgetWarning: (event) => ({ name: 'groundswell.budget_warning', attributes: { ...budgetAttributes(event), 'groundswell.budget.warn_at': event.warnAt } }),
   budgetExceeded: (event) => ({ name: 'groundswell.budget_exceeded', attributes: budgetAttributes(event) }),
 };

@@ -45,13 +45,15 @@ export function countsLine(state: ProgressState): string {
 
 /**
  * `tokens 12,345 in / 678 out · $0.0123` (cost only when a price was configured), then how the
- * root's budget stands and the latest budget warning or refusal, when there are any.
+ * root's budget stands, how many agent calls wait for budget and the latest budget warning or
+ * refusal, when there are any.
  */
 export function usageLine(state: ProgressState): string {
   const cost = state.costUsd === undefined ? '' : ` · $${state.costUsd.toFixed(4)}`;
   const standing = state.rootBudget === undefined ? '' : ` · ${state.rootBudget}`;
+  const waits = state.budgetWaits.size === 0 ? '' : ` · ${state.budgetWaits.size} waiting for budget`;
   const budget = state.budget === undefined ? '' : ` · ${state.budget}`;
-  return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}${standing}${budget}`;
+  return `tokens ${grouped(state.inputTokens)} in / ${grouped(state.outputTokens)} out${cost}${standing}${waits}${budget}`;
 }
 
 // Names come from the run and are escaped where they are placed (`inertText`): a name can neither
@@ -74,13 +76,15 @@ function runningLine(state: ProgressState, max: number): string | undefined {
   let more = 0;
   // The root is the oldest running node: the display starts a fresh state at its start.
   const rootId = state.running.keys().next().value;
-  for (const node of state.running.values()) {
+  for (const [id, node] of state.running) {
     if (node.kind === 'workflow') continue;
     if (names.length >= max) {
       more++;
       continue;
     }
-    const name = node.kind === 'agentPrompt' ? `agent ${inertText(node.name)}` : inertText(node.name);
+    const name =
+      node.kind !== 'agentPrompt' ? inertText(node.name) : `agent ${inertText(node.name)}${state.budgetWaits.has(id) ? ' (waiting for budget)' : ''}`;
+
     const workflow = node.workflowId === rootId ? undefined : state.running.get(node.workflowId);
     names.push(workflow === undefined ? name : `${name} (in ${inertText(workflow.name)})`);
   }

@@ -44,6 +44,8 @@ export class ProgressState {
   rootBudget: string | undefined;
   /** The signal the run waits for, once a wait started (a durable run's `waitFor`). */
   waitingFor: string | undefined;
+  /** Agent calls whose request waits for budget, by node id (at most what is running). */
+  readonly budgetWaits = new Set<string>();
   /** Bumped on every change the display shows, so a redraw can be skipped when nothing changed. */
   version = 0;
 
@@ -106,6 +108,7 @@ const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
   observerError: 'ignore',
   agentPromptStart: (event, state) => state.start(event.workflowId, event.nodeId, 'agentPrompt', event.agentName),
   agentPromptEnd: (event, state) => {
+    state.budgetWaits.delete(event.nodeId);
     state.inputTokens += event.usage.inputTokens + event.usage.cacheCreationInputTokens + event.usage.cacheReadInputTokens;
     state.outputTokens += event.usage.outputTokens;
     if (event.usage.costUsd !== undefined) state.costUsd = (state.costUsd ?? 0) + event.usage.costUsd;
@@ -128,6 +131,12 @@ const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
   cacheMiss: 'ignore',
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
+  budgetWaiting: (event, state) => {
+    if (event.phase === 'start') state.budgetWaits.add(event.nodeId);
+    else state.budgetWaits.delete(event.nodeId);
+    state.version++;
+    return undefined;
+  },
   budgetWarning: (event, state) => noteBudget(state, event, 'near'),
   budgetExceeded: (event, state) => noteBudget(state, event, 'exceeded'),
 };

@@ -314,6 +314,21 @@ export interface BudgetExceededEvent extends EventBase, BudgetStanding {
   readonly type: 'budgetExceeded';
 }
 
+/**
+ * A model request waits for its budgets instead of being refused, on the agent call's node.
+ * `phase: 'start'`: it fits below the limit, but not beside what requests in flight hold or
+ * behind requests already waiting (`reason: 'inFlight'`), or its model has not answered under
+ * this budget yet and one request to it is in flight (`'firstAnswer'`). `phase: 'end'`: it stopped
+ * waiting (`outcome`). The standing is the limit it waited for, as last seen.
+ */
+export interface BudgetWaitingEvent extends EventBase, BudgetStanding {
+  readonly type: 'budgetWaiting';
+  readonly phase: 'start' | 'end';
+  readonly reason: 'inFlight' | 'firstAnswer';
+  /** On `end`: `sent` (it reserved and went out), `refused` (it could never fit) or `cancelled` (the call stopped first). */
+  readonly outcome?: 'sent' | 'refused' | 'cancelled';
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -348,7 +363,8 @@ export type WorkflowEvent =
   | CacheStoreErrorEvent
   | PricingMissingEvent
   | BudgetWarningEvent
-  | BudgetExceededEvent;
+  | BudgetExceededEvent
+  | BudgetWaitingEvent;
 
 export type WorkflowEventType = WorkflowEvent['type'];
 

@@ -92,6 +92,8 @@ export const OWN_EVENTS: EventTable<void, DetailParts> = {
     parts.signOffs.push(event);
   },
   pricingMissing: 'ignore',
+  // A call waiting for budget shows in the tree debugger and the progress display; here its budget's standing.
+  budgetWaiting: 'ignore',
   // On the budget's own node: its Budget section lists them under the standing.
   budgetWarning: (event, parts) => {
     parts.budgetEvents.push(event);
@@ -145,6 +147,7 @@ export const TOOL_CALL_CHILD_EVENTS: EventTable<void, DetailParts> = {
   },
   pricingMissing: 'ignore',
   // A budget's events are on the budget's own node, and a tool call has no budget.
+  budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
 };

@@ -42,6 +42,7 @@ export const ROOT_WAIT_EVENTS: EventTable<ViewerWait | null> = {
   contextCompacted: 'ignore',
   goalSignOff: 'ignore',
   pricingMissing: 'ignore',
+  budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
 };

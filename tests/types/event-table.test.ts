@@ -40,6 +40,7 @@ const DESCRIBE: EventTable<string> = {
   cacheMiss: 'ignore',
   cacheStoreError: 'ignore',
   pricingMissing: 'ignore',
+  budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
 };
