@@ -21,6 +21,7 @@ import { UsageError } from '../errors/groundswell-error.js';
 import { isLanguageModel } from './model/language-model.js';
 import type { ModelAdapter } from './model/model-adapter.js';
 import { providerAdapter } from './model/provider-adapter.js';
+import { providerFamily } from './model/provider-family.js';
 import type { RequestOverride } from './turn-feature.js';
 import { priceKeyOf } from './price-key.js';
 import { failedRequest, reserveRequest } from './budget-gate.js';
@@ -115,7 +116,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
     const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
     held?.settle(amountsOfUsage(turnUsage));
-    if (call.tree.node !== undefined) reportRequest(call, model.provider, turn, params.model, sentAt, response, turnUsage);
+    if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
     // The meter spans the whole call, failed attempts and reflection retries included.
     call.meter.usage = addUsage(call.meter.usage, turnUsage);
@@ -186,7 +187,7 @@ function adapterFor<T>(call: PromptCall<T>, override: RequestOverride['model'], 
   if (isLanguageModel(override)) return providerAdapter(override);
   if (call.model.provider === 'anthropic') return call.model;
   throw new UsageError(
-    `Turn feature "${feature}" asked for model "${override}" by id, but this call runs on a ${call.model.provider} model: give a language model object instead.`,
+    `Turn feature "${feature}" asked for model "${override}" by id, but this call runs on a ${providerFamily(call.model.provider)} model: give a language model object instead.`,
   );
 }
 

@@ -54,9 +54,10 @@ export interface StreamOptions {
   chunkSize?: number;
   /**
    * End the stream with an `event: error` (as the API does when it overloads mid-stream) after
-   * `afterEvents` events (default: after the last content block, before `message_delta`).
+   * `afterEvents` events (default: after the last content block, before `message_delta`). Any
+   * `type` is sent as given, such as an OpenAI-compatible server's `insufficient_quota`.
    */
-  interruptWith?: { type?: ErrorType; message?: string; afterEvents?: number };
+  interruptWith?: { type?: ErrorType | (string & {}); message?: string; afterEvents?: number };
   /**
    * Drop the connection after this many events (no error event, no message_stop): the body
    * fails as undici's does when a proxy or the network cuts it (`TypeError: terminated`).

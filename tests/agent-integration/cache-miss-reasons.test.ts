@@ -22,7 +22,7 @@ import { signOffGoal } from 'groundswell/plans';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { FakeClock } from '../support/fake-clock.js';
 import { record } from '../support/events.js';
-import { agentModelSync, nativeOnly, pricedModel } from '../support/model-path.js';
+import { agentModelSync, nativeOnly, keyedModel } from '../support/model-path.js';
 
 const Answer = z.object({ answer: z.string() });
 
@@ -299,7 +299,7 @@ describe('stored entries: headers without secrets, old entries, damaged headers'
     const text = readFileSync(join(dir, entry), 'utf8');
     const stored = JSON.parse(text) as { header: Record<string, unknown> };
     expect(Object.keys(stored)[0]).toBe('header');
-    expect(stored.header).toMatchObject({ agent: 'ops', prompt: 'Rotate ***', model: pricedModel('claude-sonnet-5-5'), ignored: [] });
+    expect(stored.header).toMatchObject({ agent: 'ops', prompt: 'Rotate ***', model: keyedModel('claude-sonnet-5-5'), ignored: [] });
     expect(Object.keys(stored.header.parts as object)).toEqual(['system', 'ancestry', 'guidance', 'plan', 'user', 'data', 'schema', 'model', 'tools', 'settings']);
     for (const fingerprint of Object.values(stored.header.parts as object)) expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
     // No request text beyond the (masked) prompt name: not the system prompt, not the data.

@@ -149,3 +149,8 @@ export const PROVIDER_NAME = 'local';
 export function pricedModel(modelId: string): string {
   return providerPath ? `${PROVIDER_NAME}/${modelId}` : modelId;
 }
+
+/** How cache keys and call fingerprints name a model id: with the whole provider id on the provider path. */
+export function keyedModel(modelId: string): string {
+  return providerPath ? `${PROVIDER_NAME}.chat/${modelId}` : modelId;
+}

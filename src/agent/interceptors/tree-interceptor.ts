@@ -7,6 +7,7 @@ import { serializeError } from '../../util/serialize-error.js';
 import { totalTokens, ZERO_USAGE } from '../../util/usage.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
 import { recordPromptCall } from '../../core/last-prompt.js';
+import { providerFamily } from '../model/provider-family.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 
 /**
@@ -29,7 +30,8 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
   const started = tree.now();
   const { agentName, promptId } = call;
   const ancestry = call.plan.goalAncestry;
-  const provider = call.model.provider;
+  // Events name the family (`openai`, `corp`), as spans and the viewer show it.
+  const provider = providerFamily(call.model.provider);
   const workflow = tree.workflow as Workflow;
   const node = tree.node as TreeNode;
   // The usual start (Anthropic, no ancestry) and end are built whole, ids first as emit() orders

@@ -6,7 +6,7 @@
  */
 export interface LanguageModelLike {
   readonly specificationVersion: 'v2' | 'v3' | 'v4';
-  /** The provider's name, such as `openai.chat` or `local.chat`. */
+  /** The provider's id, such as `openai.chat` or `corp.gateway.chat` (`createOpenAICompatible({ name })` adds `.chat`). */
   readonly provider: string;
   readonly modelId: string;
   doGenerate(options: ProviderCallOptions): PromiseLike<ProviderGenerateResult>;
@@ -85,10 +85,4 @@ export function isLanguageModel(value: unknown): value is LanguageModelLike {
     typeof model.doGenerate === 'function' &&
     typeof model.doStream === 'function'
   );
-}
-
-/** The provider's family name for spans and pricing: `openai` of `openai.chat`. */
-export function providerName(model: LanguageModelLike): string {
-  const dot = model.provider.indexOf('.');
-  return dot > 0 ? model.provider.slice(0, dot) : model.provider;
 }

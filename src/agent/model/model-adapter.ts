@@ -17,7 +17,11 @@ export interface ModelRequestContext {
  * The Anthropic client is the first implementation.
  */
 export interface ModelAdapter {
-  /** The provider's name, as spans and errors report it. */
+  /**
+   * The provider's whole id: `anthropic` for the Anthropic client, a model object's `provider` as
+   * it is (`corp.gateway.chat`). Cache keys, call fingerprints and prices tell providers apart by
+   * it; spans, events and errors show its family (`providerFamily`).
+   */
   readonly provider: string;
   send(request: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message>;
 }

@@ -3,11 +3,13 @@ import { UsageError } from '../../errors/groundswell-error.js';
 import { systemClock } from '../../util/clock.js';
 import { errorMessage } from '../../util/describe.js';
 import { MalformedResponseError, ProviderApiError } from '../agent-errors.js';
-import { providerName, type LanguageModelLike, type ProviderCallOptions, type ProviderContent, type ProviderStreamPart } from './language-model.js';
+import type { LanguageModelLike, ProviderCallOptions, ProviderContent, ProviderStreamPart } from './language-model.js';
 import type { ModelAdapter, ModelRequestContext } from './model-adapter.js';
 import { toMessage, UnreadableAnswer, type ProviderAnswer } from './provider-answer.js';
+import { providerFamily } from './provider-family.js';
 import { providerCallOptions } from './provider-request.js';
 import { requestSignal } from './request-signal.js';
+import { streamErrorText } from './stream-error-text.js';
 
 /** Retries of a failed request (the Anthropic client's default too), with a doubling wait. */
 const MAX_RETRIES = 2;
@@ -19,7 +21,8 @@ const adapters = new WeakMap<LanguageModelLike, ModelAdapter>();
 export function providerAdapter(model: LanguageModelLike): ModelAdapter {
   let adapter = adapters.get(model);
   if (adapter === undefined) {
-    adapter = { provider: providerName(model), send: (request, context) => send(model, request, context) };
+    // The whole id: keys, fingerprints and prices tell `corp.gateway.chat` from `corp.backup.chat`.
+    adapter = { provider: model.provider, send: (request, context) => send(model, request, context) };
     adapters.set(model, adapter);
   }
   return adapter;
@@ -71,16 +74,16 @@ function failedAttempt(model: LanguageModelLike, context: ModelRequestContext, a
   // began): like the native path, one MalformedResponseError, and never sent twice.
   if (error instanceof UnreadableAnswer || (status !== null && status >= 200 && status < 300) || isAnswerShapeError(error)) {
     const problem = error instanceof UnreadableAnswer ? error.message : errorMessage(error);
-    const message = `The ${providerName(model)} model answered but not with a readable answer: ${problem}.`;
+    const message = `The ${providerFamily(model.provider)} model answered but not with a readable answer: ${problem}.`;
     context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status: status ?? 200, message });
     return new MalformedResponseError(`Agent "${context.agentName}": ${message}`, context.agentName, status ?? 200, undefined, problem, { cause: error });
   }
   context.tree.emit({ type: 'apiError', agentName: context.agentName, attempt, status, message: errorMessage(error) });
   if (attempt <= MAX_RETRIES && retryable(error, status)) return RETRY;
   return new ProviderApiError(
-    `Agent "${context.agentName}": ${providerName(model)} model "${model.modelId}" failed${status === null ? '' : ` with status ${status}`}: ${errorMessage(error)}`,
+    `Agent "${context.agentName}": ${providerFamily(model.provider)} model "${model.modelId}" failed${status === null ? '' : ` with status ${status}`}: ${errorMessage(error)}`,
     context.agentName,
-    providerName(model),
+    providerFamily(model.provider),
     model.modelId,
     status,
     { cause: error },
@@ -128,7 +131,7 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
       finishReason = part.finishReason;
       usage = part.usage;
     } else if (part.type === 'error') {
-      throw new UnreadableAnswer(`the stream reported an error (${errorMessage(part.error)})`, { cause: part.error });
+      throw new UnreadableAnswer(`the stream reported an error: ${streamErrorText(part.error)}`, { cause: part.error });
     }
   }
   if (text !== '') content.unshift({ type: 'text', text });
