@@ -34,6 +34,8 @@ console.log(realServer === undefined ? `local model: offline stand-in at ${stand
 const local = createOpenAICompatible({
   name: 'local',
   baseURL: realServer ?? standIn?.baseURL ?? '',
+  // Streams carry usage only when asked; budgets and costs need it.
+  includeUsage: true,
   ...(process.env.OPENAI_API_KEY ? { apiKey: process.env.OPENAI_API_KEY } : {}),
 });
 

@@ -149,6 +149,8 @@ export type {
   PricingMissingEvent,
   BudgetWarningEvent,
   BudgetExceededEvent,
+  BudgetUsageUnreliableEvent,
+  ReportedUsage,
 } from './types/events.js';
 export type { TokenUsage } from './types/usage.js';
 export type { LogEntry, LogLevel } from './types/logging.js';

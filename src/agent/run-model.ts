@@ -11,7 +11,6 @@ import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js'
 import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
 import { requestBase, withOverride, withSystemBlocks } from './loop/request-builder.js';
 import { runTool } from './loop/tool-round.js';
-import { priced, usageFromApi } from './pricing.js';
 import type { PromptCall, PromptOutcome } from './prompt-call.js';
 import type { ToolCallRecord } from './tool-call-record.js';
 import { afterToolCall, afterToolRound, beforeRequest, observesToolCalls } from './turn-pipeline.js';
@@ -25,8 +24,9 @@ import { providerFamily } from './model/provider-family.js';
 import type { RequestOverride } from './turn-feature.js';
 import { priceKeyOf } from './price-key.js';
 import { failedRequest, reserveRequest } from './budget-gate.js';
-import { amountsOfUsage } from '../budgets/earlier-spending.js';
 import { reserveOrRaise } from './budget-suspend.js';
+import { bookedUsage, bookUnreadable } from './booked-usage.js';
+import { retryGate } from './retry-gate.js';
 import { keepReservation } from './keep-reservation.js';
 
 /**
@@ -76,6 +76,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
   const observed = withFeatures && observesToolCalls(features);
   const stream = call.onStream;
   const onText = stream === undefined ? undefined : (text: string) => stream({ type: 'text', text });
+  // Under budgets every retry an adapter would send is a request: it asks them first.
+  const beforeRetry = call.budgets.length === 0 ? undefined : retryGate(call);
 
   for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
     let params: MessageCreateParamsNonStreaming;
@@ -108,14 +110,14 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
     let response: Message;
     try {
-      response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText });
+      response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, beforeRetry });
     } catch (error) {
+      bookUnreadable(call, held, provider, params, error);
       throw failedRequest(held, error, call.agentName);
     }
     const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model);
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
-    const turnUsage = priced(usageFromApi(response.usage), priceModel, call.pricing);
-    held?.settle(amountsOfUsage(turnUsage));
+    const turnUsage = bookedUsage(call, held, provider, params, response, priceModel);
     if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);
     // The meter spans the whole call, failed attempts and reflection retries included.

@@ -34,6 +34,7 @@ export class BudgetLedger {
   // The limit of the latest refusal, for the standing views show (a raise of it clears it).
   private refusedOn: MeteredDimension | undefined;
   private controller: AbortController | undefined;
+  private stop: BudgetExceededError | undefined;
 
   constructor(
     readonly budget: Readonly<Budget>,
@@ -86,6 +87,24 @@ export class BudgetLedger {
   /** Set once the budget's wallMs ran out: everything below it is refused from then on. */
   get expired(): BudgetExceededError | undefined {
     return this.expiry;
+  }
+
+  /** Set once a request used more than its reservation allowed: everything below it is refused from then on. */
+  get stopped(): BudgetExceededError | undefined {
+    return this.stop;
+  }
+
+  /**
+   * A request settled above what its reservation allowed (a provider that answered beyond
+   * `maxTokens`): reservations no longer bound this budget, so it refuses all later work. Emits
+   * `budgetExceeded` once, with the standing of `dimension` as it is now.
+   */
+  stopTaking(dimension: MeteredDimension, why: string): void {
+    if (this.stop !== undefined) return;
+    const standing = this.standing(dimension, 0);
+    this.refusedOn = dimension;
+    this.emit({ type: 'budgetExceeded', ...standing });
+    this.stop = new BudgetExceededError(`the ${this.owner} budget (${this.path}) takes no more work: ${why}`, standing);
   }
 
   /** Aborts when wallMs runs out (made on first use: only calls below a timed budget ask). */
@@ -151,7 +170,7 @@ export class BudgetLedger {
     );
   }
 
-  /** A new error for work refused because wallMs ran out earlier (its event was emitted then). */
+  /** A new error for work refused because wallMs ran out or the budget stopped taking work earlier (its event was emitted then). */
   refuseExpired(what: string, expiry: BudgetExceededError): BudgetExceededError {
     return new BudgetExceededError(`${what} was refused: ${expiry.message}`, expiry, { cause: expiry });
   }

@@ -65,7 +65,7 @@ export function refusedBy(error: unknown): BudgetLedger | undefined {
 export function reserve(ledgers: readonly BudgetLedger[], need: BudgetAmounts, what: string, mayWait = false): Reservation {
   let wait: BudgetWait | undefined;
   for (const ledger of ledgers) {
-    const expiry = ledger.expired;
+    const expiry = ledger.expired ?? ledger.stopped;
     if (expiry !== undefined) throw ledger.refuseExpired(what, expiry);
     const over = ledger.overrun(need);
     if (over === undefined) {

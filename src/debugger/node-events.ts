@@ -25,7 +25,7 @@ export interface NodeEvents {
   checkpoint: TrajectoryCheckpointEvent | undefined;
   /** One line per goal sign-off, in order. */
   signOffs: string[];
-  /** One line per budget warning or refusal on this node (the budget's own node), in order. */
+  /** One line per budget warning or refusal on this node (the budget's own node), or usage its budgets could not trust (a call's node), in order. */
   budgets: string[];
 }
 
@@ -120,6 +120,10 @@ const TREE_EVENTS: EventTable<void, NodeEvents> = {
   },
   budgetExceeded: (event, seen) => {
     seen.budgets.push(`budget exceeded: ${budgetText(event)}`);
+  },
+  // On the call's node: why its budgets booked more (or refuse) than its usage alone says.
+  budgetUsageUnreliable: (event, seen) => {
+    seen.budgets.push(`budget usage ${event.reason}: ${event.provider} model "${event.model}", booked ${event.booked.tokens} tokens (${event.detail})`);
   },
 };
 

@@ -174,6 +174,7 @@ const PRIOR_OUTPUT_EVENTS: EventTable<PriorOutput | undefined, WorkflowNode, Ent
   budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
+  budgetUsageUnreliable: 'ignore',
 };
 
 function errorOf(node: WorkflowNode): string | undefined {

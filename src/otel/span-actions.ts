@@ -78,6 +78,7 @@ export const SPAN_ACTIONS: EventTable<void, SpanWriter, WorkflowNode> = {
   budgetWaiting: addEvent,
   budgetWarning: addEvent,
   budgetExceeded: addEvent,
+  budgetUsageUnreliable: addEvent,
 };
 
 /** A node that starts again (a workflow run twice) gets a new span. */

@@ -139,6 +139,18 @@ const SPAN_EVENTS: EventTable<SpanEventOf | undefined, boolean> = {
   },
   budgetWarning: (event) => ({ name: 'groundswell.budget_warning', attributes: { ...budgetAttributes(event), 'groundswell.budget.warn_at': event.warnAt } }),
   budgetExceeded: (event) => ({ name: 'groundswell.budget_exceeded', attributes: budgetAttributes(event) }),
+  budgetUsageUnreliable: (event) => {
+    const attributes: Attributes = {
+      'groundswell.budget.usage_problem': event.reason,
+      'gen_ai.provider.name': event.provider,
+      'gen_ai.response.model': event.model,
+      'gen_ai.request.max_tokens': event.maxTokens,
+      'groundswell.budget.booked_tokens': event.booked.tokens,
+      'groundswell.budget.booked_usd': event.booked.usd,
+    };
+    if (event.excess !== undefined) attributes['groundswell.budget.excess_tokens'] = event.excess;
+    return { name: 'groundswell.budget_usage_unreliable', attributes };
+  },
 };
 
 /** Where the budget is and how the limit stood. */

@@ -139,6 +139,8 @@ const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
   },
   budgetWarning: (event, state) => noteBudget(state, event, 'near'),
   budgetExceeded: (event, state) => noteBudget(state, event, 'exceeded'),
+  // What it booked shows in the budget's standing; a refusal it leads to is a budgetExceeded.
+  budgetUsageUnreliable: 'ignore',
 };
 
 /** `budget usd exceeded: $0.0900 spent + $0.0100 reserved of $0.1000` (the latest one wins). */

@@ -329,6 +329,40 @@ export interface BudgetWaitingEvent extends EventBase, BudgetStanding {
   readonly outcome?: 'sent' | 'refused' | 'cancelled';
 }
 
+/**
+ * A model answer's usage could not be booked as reported: it was missing or not a count (the
+ * budgets above the call booked the request's reservation instead), or its output passed the
+ * request's `maxTokens` (booked as reported, and those budgets refuse all further work). Emitted
+ * on the agent call's node, only when a budget encloses the call.
+ */
+export interface BudgetUsageUnreliableEvent extends EventBase {
+  readonly type: 'budgetUsageUnreliable';
+  readonly agentName: string;
+  readonly reason: 'missing' | 'malformed' | 'beyond-max-tokens';
+  /** The provider the request went to (`anthropic`, `openai`, ...). */
+  readonly provider: string;
+  /** The model that answered (the one asked for when the answer could not be read). */
+  readonly model: string;
+  /** The request's output cap. */
+  readonly maxTokens: number;
+  /** The figures as the answer gave them: null when absent, NaN (null in JSON) when not a number; none when the answer could not be read. */
+  readonly reported?: ReportedUsage;
+  /** Output tokens over `maxTokens` ('beyond-max-tokens' only). */
+  readonly excess?: number;
+  /** What the budgets booked for the request. */
+  readonly booked: { readonly usd: number; readonly tokens: number };
+  /** What was wrong, in words. */
+  readonly detail: string;
+}
+
+/** Usage figures of one answer as they came. */
+export interface ReportedUsage {
+  readonly inputTokens: number | null;
+  readonly outputTokens: number | null;
+  readonly cacheCreationInputTokens: number | null;
+  readonly cacheReadInputTokens: number | null;
+}
+
 export type WorkflowEvent =
   | WorkflowStartEvent
   | WorkflowEndEvent
@@ -364,7 +398,8 @@ export type WorkflowEvent =
   | PricingMissingEvent
   | BudgetWarningEvent
   | BudgetExceededEvent
-  | BudgetWaitingEvent;
+  | BudgetWaitingEvent
+  | BudgetUsageUnreliableEvent;
 
 export type WorkflowEventType = WorkflowEvent['type'];
 

@@ -101,6 +101,8 @@ export const OWN_EVENTS: EventTable<void, DetailParts> = {
   budgetExceeded: (event, parts) => {
     parts.budgetEvents.push(event);
   },
+  // Shown by the tree debugger and spans; the viewer shows the budget's standing it changed.
+  budgetUsageUnreliable: 'ignore',
 };
 
 /**
@@ -150,4 +152,5 @@ export const TOOL_CALL_CHILD_EVENTS: EventTable<void, DetailParts> = {
   budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
+  budgetUsageUnreliable: 'ignore',
 };

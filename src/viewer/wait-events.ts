@@ -45,4 +45,5 @@ export const ROOT_WAIT_EVENTS: EventTable<ViewerWait | null> = {
   budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
+  budgetUsageUnreliable: 'ignore',
 };

@@ -43,6 +43,7 @@ const DESCRIBE: EventTable<string> = {
   budgetWaiting: 'ignore',
   budgetWarning: 'ignore',
   budgetExceeded: 'ignore',
+  budgetUsageUnreliable: 'ignore',
 };
 
 // The compile-time half: tsc (`npm run typecheck`, which includes tests) fails if either line

@@ -29,14 +29,17 @@ interface AttemptOptions {
 
 /**
  * One model request, its answer checked; streamed for `agent.stream()`. Outside a workflow nobody
- * is told about attempts, so the SDK retries on its own. Inside one, every failed HTTP attempt is
- * an `apiError` event: the attempts are made here, one `maxRetries: 0` request each, under the
+ * is told about attempts, so the SDK retries on its own. Inside one, where every failed HTTP
+ * attempt is an `apiError` event, and under budgets, which count every retry as a request, the
+ * attempts are made here, one `maxRetries: 0` request each, under the
  * SDK's own retry policy (decision 0053) — a per-request middleware would put every request on the
  * SDK's slower middleware path just to see the rare failure.
  */
 function send(client: Anthropic, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
   const signal = context.tree.signal;
-  if (context.tree.workflow === undefined) return attempt(client, params, signal === undefined ? {} : { signal }, context, noAttempts).answer;
+  if (context.tree.workflow === undefined && context.beforeRetry === undefined) {
+    return attempt(client, params, signal === undefined ? {} : { signal }, context, noAttempts).answer;
+  }
   return withAttempts(client, params, context);
 }
 
@@ -64,6 +67,8 @@ async function retried(error: unknown, failed: Attempt, client: Anthropic, param
     if (refresh401) refreshed = true;
     const wait = retryWaitMs(failure, maxRetries - (number - 1), maxRetries, refresh401);
     if (wait === undefined) throw lastError;
+    // A retry is one more request sent: the call's budgets may refuse it (this failure its cause).
+    if (context.beforeRetry !== undefined) await context.beforeRetry(number + 1, lastError);
     // Like the SDK: an abort while waiting ends the wait, and the next attempt then fails as aborted.
     await systemClock.sleep(wait, tree.signal).catch(() => undefined);
     const next = number + 1;

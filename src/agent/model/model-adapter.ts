@@ -8,7 +8,16 @@ export interface ModelRequestContext {
   readonly tree: CallTree;
   /** Set for `agent.stream()`: the answer's text as it arrives. */
   readonly onText: ((text: string) => void) | undefined;
+  /** Set when budgets enclose the call: an adapter asks it before each retry it would send. */
+  readonly beforeRetry?: BeforeRetry | undefined;
 }
+
+/**
+ * Asked before attempt `attempt` (2, 3, ...) of a request is sent, with the failure it retries.
+ * Throws, or rejects, when the retry may not be sent (a budget refused it): the adapter then
+ * fails the request with that error instead.
+ */
+export type BeforeRetry = (attempt: number, failure: unknown) => void | Promise<void>;
 
 /**
  * The one model interface the tool loop calls. The loop keeps its conversation, tools and answers

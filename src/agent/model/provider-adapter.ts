@@ -52,6 +52,8 @@ async function send(model: LanguageModelLike, params: MessageCreateParamsNonStre
       } catch (error) {
         const failure = failedAttempt(model, context, attempt, error);
         if (failure !== RETRY) throw failure;
+        // A retry is one more request sent: the call's budgets may refuse it (this failure its cause).
+        if (context.beforeRetry !== undefined) await context.beforeRetry(attempt + 1, error);
         await systemClock.sleep(FIRST_WAIT_MS * 2 ** (attempt - 1), context.tree.signal);
       }
     }

@@ -72,30 +72,45 @@ function stopReason(reason: unknown, calledTools: boolean): StopReason {
   }
 }
 
-type Count = number | undefined;
-
-/** v2: flat counts with `cachedInputTokens`; v3: `{ inputTokens: { total, noCache, cacheRead, cacheWrite }, outputTokens: { total } }`. */
+/**
+ * v2: flat counts with `cachedInputTokens`; v3: `{ inputTokens: { total, noCache, cacheRead, cacheWrite }, outputTokens: { total } }`.
+ * Input and output the provider did not report stay null, and a figure that is not a count stays
+ * as it came, so the loop can tell an answer without usage (a stream without `include_usage`) or
+ * with a hostile one from one that cost nothing (see checked-usage.ts).
+ */
 function messageUsage(usage: unknown): Message['usage'] {
   const u = (usage ?? {}) as Record<string, unknown>;
-  let input = 0;
-  let cacheRead = 0;
-  let cacheWrite = 0;
-  let output = 0;
+  let input: unknown;
+  let cacheRead: unknown;
+  let cacheWrite: unknown;
+  let output: unknown;
   if (typeof u.inputTokens === 'object' && u.inputTokens !== null) {
-    const tokens = u.inputTokens as { total?: Count; noCache?: Count; cacheRead?: Count; cacheWrite?: Count };
-    cacheRead = tokens.cacheRead ?? 0;
-    cacheWrite = tokens.cacheWrite ?? 0;
-    input = tokens.noCache ?? Math.max(0, (tokens.total ?? 0) - cacheRead - cacheWrite);
-    output = ((u.outputTokens ?? {}) as { total?: Count }).total ?? 0;
+    const tokens = u.inputTokens as { total?: unknown; noCache?: unknown; cacheRead?: unknown; cacheWrite?: unknown };
+    cacheRead = tokens.cacheRead;
+    cacheWrite = tokens.cacheWrite;
+    input = tokens.noCache ?? uncached(tokens.total, cacheRead, cacheWrite);
+    output = typeof u.outputTokens === 'object' && u.outputTokens !== null ? (u.outputTokens as { total?: unknown }).total : undefined;
   } else {
-    cacheRead = typeof u.cachedInputTokens === 'number' ? u.cachedInputTokens : 0;
-    input = Math.max(0, (typeof u.inputTokens === 'number' ? u.inputTokens : 0) - cacheRead);
-    output = typeof u.outputTokens === 'number' ? u.outputTokens : 0;
+    cacheRead = u.cachedInputTokens;
+    input = uncached(u.inputTokens, cacheRead, undefined);
+    output = u.outputTokens;
   }
   return {
-    input_tokens: input,
-    output_tokens: output,
-    cache_creation_input_tokens: cacheWrite,
-    cache_read_input_tokens: cacheRead,
+    input_tokens: input ?? null,
+    output_tokens: output ?? null,
+    cache_creation_input_tokens: cacheWrite ?? 0,
+    cache_read_input_tokens: cacheRead ?? 0,
   } as Message['usage'];
+}
+
+/** The input without cache reads and writes, when all are counts; else the total as it came. */
+function uncached(total: unknown, cacheRead: unknown, cacheWrite: unknown): unknown {
+  if (!isCount(total)) return total;
+  const read = isCount(cacheRead) ? (cacheRead as number) : 0;
+  const write = isCount(cacheWrite) ? (cacheWrite as number) : 0;
+  return Math.max(0, (total as number) - read - write);
+}
+
+function isCount(value: unknown): boolean {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
 }
