@@ -1,34 +1,33 @@
 import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
-import { amountsOfUsage } from '../budgets/earlier-spending.js';
 import type { Reservation } from '../budgets/reservation.js';
 import { addUsage } from '../util/usage.js';
 import { failedRequest, reserveRequest } from './budget-gate.js';
 import { reserveOrRaise } from './budget-suspend.js';
 import { priceKeyOf } from './price-key.js';
-import { priced, usageFromApi } from './pricing.js';
+import { bookedUsage, bookUnreadable } from './booked-usage.js';
+import { keepReservation } from './keep-reservation.js';
+import { retryGate } from './retry-gate.js';
 import type { PromptCall } from './prompt-call.js';
 
-/** Sends one request as is and resolves to the model's answer. */
-export type RequestSender = (request: MessageCreateParamsNonStreaming) => Promise<Message>;
-
 /**
- * One model request a feature of the call sends on its own (a grounding pass), held to the same
- * rule as the loop's: reserved on every budget enclosing the call before it is sent (a refusal
- * throws and nothing goes out), booked at its reported usage when it answers, and metered on the
- * call so its node's usage and the budgets agree. `provider` is the one `send` reaches.
+ * One model request a feature of the call sends on its own (a grounding pass) to the call's
+ * model, held to the same rules as the loop's: reserved on every budget enclosing the call before
+ * it is sent (a refusal throws and nothing goes out) and kept by a durable run, each retry
+ * reserved before it is sent, booked at its checked usage when it answers, and metered on the
+ * call so its node's usage and the budgets agree.
  */
-export async function budgetedRequest<T>(
-  call: PromptCall<T>,
-  request: MessageCreateParamsNonStreaming,
-  provider: string,
-  send: RequestSender,
-): Promise<Message> {
+export async function budgetedRequest<T>(call: PromptCall<T>, request: MessageCreateParamsNonStreaming): Promise<Message> {
+  const model = call.model;
+  const provider = model.provider;
   const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, request, provider));
   const held = reserving instanceof Promise ? await reserving : reserving;
+  if (held !== undefined) await keepReservation(call, held);
+  const beforeRetry = call.budgets.length === 0 ? undefined : retryGate(call);
   let response: Message;
   try {
-    response = await send(request);
+    response = await model.send(request, { agentName: call.agentName, tree: call.tree, onText: undefined, beforeRetry });
   } catch (error) {
+    bookUnreadable(call, held, provider, request, error);
     throw failedRequest(held, error, call.agentName);
   }
   settleRequest(call, held, provider, request, response);
@@ -49,7 +48,6 @@ function settleRequest<T>(
 ): void {
   const key = priceKeyOf(call.pricing, provider, response.model, request.model);
   if (call.pricing !== undefined && call.pricing[key] === undefined) call.missingPrice.note(call.tree, call.agentName, key);
-  const usage = priced(usageFromApi(response.usage), key, call.pricing);
-  held?.settle(amountsOfUsage(usage));
+  const usage = bookedUsage(call, held, provider, request, response, key);
   call.meter.usage = addUsage(call.meter.usage, usage);
 }

@@ -2,6 +2,7 @@ import { NO_AMOUNTS, type BudgetAmounts } from '../budgets/budget-amounts.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
 import { reserve, type Reservation } from '../budgets/reservation.js';
 import { reserveOrRaise } from './budget-suspend.js';
+import { keepReservation } from './keep-reservation.js';
 import type { BeforeRetry } from './model/model-adapter.js';
 import type { PromptCall } from './prompt-call.js';
 
@@ -19,13 +20,20 @@ export function retryGate<T>(call: PromptCall<T>): BeforeRetry {
   return (attempt, failure) => {
     const what = `Attempt ${attempt} of a model request of agent "${call.agentName}"`;
     const reserving = reserveOrRaise(call, () => reserve(call.budgets, ONE_REQUEST, what));
-    if (!(reserving instanceof Promise)) return sent(reserving);
-    return reserving.then(sent, (refusal: unknown) => {
-      throw refusal instanceof BudgetExceededError ? new BudgetExceededError(refusal.message, refusal, { cause: failure }) : refusal;
-    });
+    if (!(reserving instanceof Promise)) return sent(call, reserving);
+    return reserving.then(
+      (held) => sent(call, held),
+      (refusal: unknown) => {
+        throw refusal instanceof BudgetExceededError ? new BudgetExceededError(refusal.message, refusal, { cause: failure }) : refusal;
+      },
+    );
   };
 }
 
-function sent(held: Reservation | undefined): void {
-  held?.settle(ONE_REQUEST);
+/** Books the retry as sent; a durable run keeps it first, so a crash during the retry still counts it. */
+function sent<T>(call: PromptCall<T>, held: Reservation | undefined): void | Promise<void> {
+  if (held === undefined) return undefined;
+  const kept = keepReservation(call, held);
+  held.settle(ONE_REQUEST);
+  return kept;
 }

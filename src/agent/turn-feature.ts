@@ -43,12 +43,13 @@ export interface TurnRequest {
   /** What the features remember of the tool calls up to `maxTurn` (their `summaries`), one line each. */
   summaries(maxTurn: number): string[];
   /**
-   * Sends a request of the feature's own (a grounding pass) through `sender`, which reaches the
-   * call's model: reserved on every budget enclosing the call first, booked at its reported usage
-   * and metered on the call. When it does not fit, throws the budget's `BudgetExceededError` and
-   * sends nothing: let that end the call.
+   * Sends a request of the feature's own (a grounding pass) to the call's model, held to the
+   * loop's rules: reserved on every budget enclosing the call first (and kept by a durable run),
+   * each retry reserved before it is sent, booked at its checked usage and metered on the call.
+   * When it does not fit, throws the budget's `BudgetExceededError` and sends nothing: let that
+   * end the call.
    */
-  send(request: MessageCreateParamsNonStreaming, sender: (request: MessageCreateParamsNonStreaming) => Promise<Message>): Promise<Message>;
+  send(request: MessageCreateParamsNonStreaming): Promise<Message>;
   /**
    * Changes this request only (the next one is built from the call's settings again). Later
    * features' changes win field by field.

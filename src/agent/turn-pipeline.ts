@@ -35,7 +35,7 @@ export async function beforeRequest<T>(
     },
     summaries: (maxTurn) => features.flatMap((feature) => feature.summaries?.(maxTurn) ?? []),
     // A feature's own request goes to the call's model: reserved and booked like the loop's.
-    send: (params, sender) => budgetedRequest(call, params, call.model.provider, sender),
+    send: (params) => budgetedRequest(call, params),
     override: (change) => {
       override = { change: { ...override?.change, ...change }, feature: current };
     },

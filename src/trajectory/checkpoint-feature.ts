@@ -58,8 +58,7 @@ async function grounded(tracker: TrajectoryTracker, request: TurnRequest, update
   const { call } = request;
   let { checkpoint, changed, inject } = update;
   // The tool-less grounding request: reserved on the call's budgets and booked like the call's own.
-  const sender = groundingSender(call);
-  const result = await groundCheckpoint((params) => request.send(params, sender), call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000));
+  const result = await groundCheckpoint((params) => request.send(params), call.plan.model, checkpoint, call.plan.userContent.slice(0, 2_000));
   // The model's own assessment may quote a secret it was shown: masked like every other field.
   const text = tracker.adoptGrounded(call.secrets.value(result.checkpoint), changed);
   const latest = tracker.latest ?? checkpoint;
@@ -84,9 +83,3 @@ function report(request: TurnRequest, checkpoint: Update['checkpoint'], changed:
   if (inject !== '') request.systemBlocks.push(inject);
 }
 
-/** The grounding request goes to the call's own model: through the client natively, else its adapter. */
-function groundingSender(call: TurnCall): (request: MessageCreateParamsNonStreaming) => Promise<Message> {
-  const signal = call.tree.signal;
-  if (call.model.provider === 'anthropic') return (request) => call.client.messages.create(request, signal ? { signal } : {});
-  return (request) => call.model.send(request, { agentName: call.agentName, tree: call.tree, onText: undefined });
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, type Budget, type WorkflowEvent } from 'groundswell';
-import { json, malformedJson, ScriptedModel, type RecordedRequest, type ScriptStep } from 'groundswell/testing';
+import { httpError, json, malformedJson, ScriptedModel, type RecordedRequest, type ScriptStep } from 'groundswell/testing';
 import { agentModel, pricedModel, systemText } from '../support/model-path.js';
 import { budgetErrorIn } from './budget-helpers.js';
 
@@ -85,6 +85,30 @@ describe('the grounding pass counts against the budgets above its call', () => {
     expect(at.tokens()).toBe(500);
     expect(spent?.usd).toBeCloseTo(at.usd(), 12);
     expect(callTokens).toBe(at.tokens());
+  });
+});
+
+describe('a retry of the grounding request counts like the loop\'s retries', () => {
+  it('under modelRequests: 2 a grounding request retried after a 429 takes both requests: the main request is refused, unsent', async () => {
+    let sent = 0;
+    const model = new ScriptedModel(() => {
+      sent += 1;
+      if (sent === 1) return httpError(429);
+      return sent === 2 ? json({ situationAssessment: 'Nothing is done yet.', evidenceRefs: ['[task]'] }) : json({ done: true });
+    });
+    const agent = createAgent({
+      name: 'worker',
+      ...(await agentModel(model, { model: MODEL })),
+      maxTokens: 200,
+      trajectory: { checkpoint: 'adaptive', grounding: 'initial' },
+    });
+    const workflow = createWorkflow({ name: 'job', budget: { modelRequests: 2 } }, (ctx) =>
+      ctx.step('work', () => agent.prompt(createPrompt({ user: 'Do the job', responseFormat: Done }))),
+    );
+    const outcome = await workflow.run().catch((error: unknown) => error);
+    // Counted at the server: the failed attempt and its retry, and nothing more.
+    expect(model.requests.length).toBe(2);
+    expect(budgetErrorIn(outcome)).toMatchObject({ dimension: 'modelRequests', limit: 2, spent: 2 });
   });
 });
 
