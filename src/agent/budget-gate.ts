@@ -2,6 +2,7 @@ import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resource
 import { NO_AMOUNTS, type BudgetAmounts } from '../budgets/budget-amounts.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
 import { jsonLength } from '../budgets/json-length.js';
+import { firstAnswerWait, inputRatiosOf, noteSent } from '../budgets/input-learning.js';
 import { reserve, type Reservation } from '../budgets/reservation.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { priceKeyOf } from './price-key.js';
@@ -13,17 +14,31 @@ const ONE_TOOL_CALL: BudgetAmounts = Object.freeze({ ...NO_AMOUNTS, toolCalls: 1
 /**
  * Reserves one request's worst case on every budget enclosing the call, before it is sent:
  * the estimated input tokens plus `max_tokens` of output, priced at the model's highest input
- * rate (a cache write costs more than plain input), and one model request. Throws
- * `BudgetExceededError` when a limit could be passed; undefined when no budget encloses the call.
+ * rate (a cache write costs more than plain input), and one model request. Under a `usd` or
+ * `tokens` limit the input is the length / 4 estimate times the largest ratio of reported to
+ * estimated input the model's answers showed under these budgets, and a model with no answer yet
+ * gets one request at a time. Throws `BudgetExceededError` when a limit could be passed, or
+ * `BudgetWait` when the request may wait (see `reserveOrRaise`); undefined when no budget
+ * encloses the call.
  */
 export function reserveRequest<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, provider: string): Reservation | undefined {
   const ledgers = call.budgets;
   if (ledgers.length === 0) return undefined;
-  const input = estimateInputTokens(params);
+  const estimated = estimateInputTokens(params);
+  const priced = ledgers.some((ledger) => ledger.limit('usd') !== undefined);
+  // Only dollars and tokens count input: only budgets with those learn it.
+  const model = priced || ledgers.some((ledger) => ledger.limit('tokens') !== undefined) ? inputRatiosOf(ledgers).of(provider, params.model) : undefined;
+  const input = model?.ratio === undefined ? estimated : Math.ceil(estimated * model.ratio);
   const output = params.max_tokens;
-  const usd = ledgers.some((ledger) => ledger.limit('usd') !== undefined) ? worstCaseUsd(call, provider, params.model, input, output) : 0;
+  const usd = priced ? worstCaseUsd(call, provider, params.model, input, output) : 0;
+  const need: BudgetAmounts = { usd, tokens: input + output, modelRequests: 1, toolCalls: 0 };
+  const what = `Model request of agent "${call.agentName}"`;
+  // Until the model's first answer says how dense its input runs, one request to it at a time.
+  if (model?.firstInFlight === true) throw firstAnswerWait(ledgers, model, need, what);
   // A request may wait for requests in flight to settle (see `reserve`); a tool call never waits.
-  return reserve(ledgers, { usd, tokens: input + output, modelRequests: 1, toolCalls: 0 }, `Model request of agent "${call.agentName}"`, true);
+  const held = reserve(ledgers, need, what, true);
+  if (model !== undefined) noteSent(held, model, estimated);
+  return held;
 }
 
 /**

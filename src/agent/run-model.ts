@@ -25,6 +25,7 @@ import type { RequestOverride } from './turn-feature.js';
 import { priceKeyOf } from './price-key.js';
 import { failedRequest, reserveRequest } from './budget-gate.js';
 import { reserveOrRaise } from './budget-suspend.js';
+import { learnAnsweredInput } from './answered-input.js';
 import { bookedUsage, bookUnreadable } from './booked-usage.js';
 import { retryGate } from './retry-gate.js';
 import { keepReservation } from './keep-reservation.js';
@@ -117,6 +118,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     }
     const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model);
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
+    learnAnsweredInput(held, response);
     const turnUsage = bookedUsage(call, held, provider, params, response, priceModel);
     if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, sentAt, response, turnUsage);
     usage = addUsage(usage, turnUsage);

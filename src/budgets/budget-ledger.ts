@@ -4,6 +4,7 @@ import type { SerializedBudget } from '../types/serialized.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { formatAmount, METERED, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
 import { nodePath, type BudgetNode } from './budget-node.js';
+import type { InputRatios } from './input-ratios.js';
 import { WaitQueue } from './wait-queue.js';
 
 /** Reports a budget event on the budget's own node (a no-op outside a tree). */
@@ -30,6 +31,8 @@ export class BudgetLedger {
   raising: Promise<void> | undefined;
   // Requests waiting for what requests in flight hold (made on first use: most budgets never have one).
   private waiting: WaitQueue | undefined;
+  /** What answers below this budget taught about input, when it is the outermost one (see `inputRatiosOf`). */
+  inputRatios: InputRatios | undefined;
   private expiry: BudgetExceededError | undefined;
   // The limit of the latest refusal, for the standing views show (a raise of it clears it).
   private refusedOn: MeteredDimension | undefined;

@@ -2,6 +2,7 @@ import type { BudgetExceededError } from './budget-exceeded-error.js';
 import type { BudgetLedger } from './budget-ledger.js';
 import { formatAmount, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
 import { BudgetWait } from './budget-wait.js';
+import type { InputEstimate } from './input-ratios.js';
 
 /**
  * What one request or tool call holds on every budget enclosing it, until it settles to what it
@@ -11,6 +12,8 @@ export class Reservation {
   private open = true;
   // Runs once when it settles, before waiting requests try again (see `whenSettled`).
   private after: (() => void) | undefined;
+  /** A model request's input estimate, which its answer calibrates (see `learnInput`). */
+  estimate: InputEstimate | undefined;
 
   constructor(
     private readonly ledgers: readonly BudgetLedger[],
@@ -35,7 +38,6 @@ export class Reservation {
   whenSettled(fn: () => void): void {
     this.after = fn;
   }
-
 
   /** The wallMs error of an enclosing budget that ran out while this was in flight, if any. */
   get expired(): BudgetExceededError | undefined {

@@ -84,7 +84,6 @@ function runningLine(state: ProgressState, max: number): string | undefined {
     }
     const name =
       node.kind !== 'agentPrompt' ? inertText(node.name) : `agent ${inertText(node.name)}${state.budgetWaits.has(id) ? ' (waiting for budget)' : ''}`;
-
     const workflow = node.workflowId === rootId ? undefined : state.running.get(node.workflowId);
     names.push(workflow === undefined ? name : `${name} (in ${inertText(workflow.name)})`);
   }

@@ -10,31 +10,37 @@ afterEach(closeServers);
 const MAX_TOKENS = 100;
 // What every answer reports: far more output than the request's maxTokens allowed.
 const REPORTED = { input_tokens: 50, output_tokens: 5_000 };
+// The first answer keeps to maxTokens: until a model has answered once, a budget sends it one
+// request at a time, so only after it can several requests be in flight together.
+const WARM_UP = { input_tokens: 50, output_tokens: 50 };
 const FIRST = 4;
 
 /**
- * Answers with REPORTED; the first FIRST requests are held until all of them arrived, so they are
- * all in flight at once (the calls reserved together), whatever the machine's speed.
+ * Answers the first request with WARM_UP, then with REPORTED; the FIRST requests after it are held
+ * until all of them arrived, so they are all in flight at once (the calls reserved together),
+ * whatever the machine's speed.
  */
 function overrunning(): ScriptedModel {
   let release: () => void = () => undefined;
   const allIn = new Promise<void>((resolve) => (release = resolve));
   return new ScriptedModel(async (_request, index) => {
-    if (index < FIRST) {
-      if (index === FIRST - 1) release();
+    if (index === 0) return json({ answer: 'a0' }, { usage: WARM_UP });
+    if (index <= FIRST) {
+      if (index === FIRST) release();
       await allIn;
     }
     return json({ answer: `a${index}` }, { usage: REPORTED });
   });
 }
 
-/** FIRST calls at once, then three more one at a time, under the workflow's budget. */
+/** One call, then FIRST calls at once, then three more one at a time, under the workflow's budget. */
 function batches(agent: Agent, tokens: number) {
   const ask = (user: string) => agent.prompt(createPrompt({ user, responseFormat: Answer }));
   return createWorkflow({ name: 'overrun', budget: { tokens } }, async (ctx) => {
+    const first = await ctx.map(['warm-up'], (user) => ctx.step(user, () => ask(user)), { settle: 'all' });
     const together = await ctx.map(['a', 'b', 'c', 'd'], (user) => ctx.step(user, () => ask(user)), { concurrency: FIRST, settle: 'all' });
     const later = await ctx.map(['e', 'f', 'g'], (user) => ctx.step(user, () => ask(user)), { concurrency: 1, settle: 'all' });
-    return [...together, ...later];
+    return [...first, ...together, ...later];
   });
 }
 
@@ -47,12 +53,12 @@ describe.each(BOTH_PATHS)('output beyond maxTokens ($name)', (path) => {
     const events = eventsOf(workflow);
     const outcomes = await workflow.run();
 
-    expect(script.requests).toHaveLength(FIRST);
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected']);
-    const refused = outcomes[4];
+    expect(script.requests).toHaveLength(1 + FIRST);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected']);
+    const refused = outcomes[5];
     expect(budgetErrorIn(refused?.status === 'rejected' ? refused.error : undefined)?.message).toMatch(/takes no more work/);
     // Booked as the server reported it, no more and no less.
-    expect(rootBudget(workflow).spent.tokens).toBe(FIRST * (REPORTED.input_tokens + REPORTED.output_tokens));
+    expect(rootBudget(workflow).spent.tokens).toBe(WARM_UP.input_tokens + WARM_UP.output_tokens + FIRST * (REPORTED.input_tokens + REPORTED.output_tokens));
     expect(rootBudget(workflow).exceeded).toBe('tokens');
     const reported = usageEvents(events);
     expect(reported).toHaveLength(FIRST);
