@@ -5,6 +5,7 @@ import { failedRequest, reserveRequest } from './budget-gate.js';
 import { reserveOrRaise } from './budget-suspend.js';
 import { priceKeyOf } from './price-key.js';
 import { bookedUsage, bookUnreadable } from './booked-usage.js';
+import { learnAnsweredInput } from './answered-input.js';
 import { keepReservation } from './keep-reservation.js';
 import { retryGate } from './retry-gate.js';
 import type { PromptCall } from './prompt-call.js';
@@ -48,6 +49,8 @@ function settleRequest<T>(
 ): void {
   const key = priceKeyOf(call.pricing, provider, response.model, request.model);
   if (call.pricing !== undefined && call.pricing[key] === undefined) call.missingPrice.note(call.tree, call.agentName, key);
+  // Its input teaches the budgets as the loop's answers do (it may be the model's first request).
+  learnAnsweredInput(held, response);
   const usage = bookedUsage(call, held, provider, request, response, key);
   call.meter.usage = addUsage(call.meter.usage, usage);
 }
