@@ -150,6 +150,7 @@ export type {
   BudgetWarningEvent,
   BudgetExceededEvent,
   BudgetUsageUnreliableEvent,
+  BudgetWaitingEvent,
   ReportedUsage,
 } from './types/events.js';
 export type { TokenUsage } from './types/usage.js';
