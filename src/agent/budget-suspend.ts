@@ -21,11 +21,19 @@ export function reserveOrRaise<T>(
   call: PromptCall<T>,
   attempt: () => Reservation | undefined,
 ): Reservation | undefined | Promise<Reservation | undefined> {
+  let held: Reservation | undefined;
   try {
-    return attempt();
+    held = attempt();
   } catch (refusal) {
-    return reserveAfterRaise(call, refusal, attempt);
+    return reserveAfterRaise(call, refusal, attempt).then((later) => (later?.account === undefined ? later : holdShared(later, call.agentName)));
   }
+  return held?.account === undefined ? held : holdShared(held, call.agentName);
+}
+
+/** A reservation held here that a budget shares with other processes holds on their account too, before the work starts. */
+async function holdShared(held: Reservation, agentName: string): Promise<Reservation> {
+  await held.holdShared(`Work of agent "${agentName}"`);
+  return held;
 }
 
 /**

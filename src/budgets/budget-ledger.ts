@@ -4,6 +4,7 @@ import type { SerializedBudget } from '../types/serialized.js';
 import { BudgetExceededError } from './budget-exceeded-error.js';
 import { formatAmount, METERED, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
 import { nodePath, type BudgetNode } from './budget-node.js';
+import type { BudgetAccount } from './budget-account.js';
 import type { InputRatios } from './input-ratios.js';
 import { WaitQueue } from './wait-queue.js';
 
@@ -38,6 +39,8 @@ export class BudgetLedger {
   private refusedOn: MeteredDimension | undefined;
   private controller: AbortController | undefined;
   private stop: BudgetExceededError | undefined;
+  /** An account shared with other processes that every reservation here also holds on (see `BudgetAccount`). */
+  account: BudgetAccount | undefined;
 
   constructor(
     readonly budget: Readonly<Budget>,
@@ -163,7 +166,16 @@ export class BudgetLedger {
 
   /** The error (and `budgetExceeded` event) for a request or tool call refused on `dimension`. */
   refuse(dimension: MeteredDimension, need: BudgetAmounts, what: string): BudgetExceededError {
-    const standing = this.standing(dimension, need[dimension]);
+    return this.refuseAt(this.standing(dimension, need[dimension]), what);
+  }
+
+  /** The same for a refusal by the shared account, whose `standing` counts every process. */
+  refuseShared(dimension: MeteredDimension, account: { limit: number; spent: number; reserved: number }, needed: number, what: string): BudgetExceededError {
+    return this.refuseAt({ budgetNodeId: this.node.id, budgetPath: this.path, dimension, ...account, needed }, what);
+  }
+
+  private refuseAt(standing: BudgetStanding, what: string): BudgetExceededError {
+    const dimension = standing.dimension as MeteredDimension;
     this.refusedOn = dimension;
     this.emit({ type: 'budgetExceeded', ...standing });
     return new BudgetExceededError(

@@ -1,6 +1,7 @@
 import type { BudgetExceededError } from './budget-exceeded-error.js';
 import type { BudgetLedger } from './budget-ledger.js';
-import { formatAmount, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
+import { formatAmount, NO_AMOUNTS, type BudgetAmounts, type MeteredDimension } from './budget-amounts.js';
+import type { BudgetAccount } from './budget-account.js';
 import { BudgetWait } from './budget-wait.js';
 import type { InputEstimate } from './input-ratios.js';
 
@@ -10,6 +11,8 @@ import type { InputEstimate } from './input-ratios.js';
  */
 export class Reservation {
   private open = true;
+  // Whether the shared account holds it too (only once its reservation there succeeded).
+  private shared = false;
   // Runs once when it settles, before waiting requests try again (see `whenSettled`).
   private after: (() => void) | undefined;
   /** A model request's input estimate, which its answer calibrates (see `learnInput`). */
@@ -20,6 +23,27 @@ export class Reservation {
     private readonly held: BudgetAmounts,
   ) {}
 
+  /** The account shared with other processes that one of its budgets holds on, if any: a look over its few budgets. */
+  get account(): BudgetAccount | undefined {
+    for (const ledger of this.ledgers) if (ledger.account !== undefined) return ledger.account;
+    return undefined;
+  }
+
+  /** Holds it on the shared account too (see `BudgetAccount`); when that refuses, holds nothing anywhere and throws. */
+  async holdShared(what: string): Promise<void> {
+    const ledger = this.ledgers.find((each) => each.account !== undefined);
+    if (ledger?.account === undefined || this.shared) return;
+    try {
+      await ledger.account.reserve(this.held, (dimension, account, needed) => ledger.refuseShared(dimension, account, needed, what));
+    } catch (error) {
+      this.settle(NO_AMOUNTS);
+      throw error;
+    }
+    this.shared = true;
+    // Settled while it waited (a wallMs ran out): what it just took goes back.
+    if (!this.open) ledger.account.settle(this.held, NO_AMOUNTS);
+  }
+
   /** What it holds on each budget (a durable run keeps it, so a crash mid-request still counts). */
   get amounts(): BudgetAmounts {
     return this.held;
@@ -29,6 +53,7 @@ export class Reservation {
     if (!this.open) return;
     this.open = false;
     for (const ledger of this.ledgers) ledger.settle(this.held, used);
+    if (this.shared) this.account?.settle(this.held, used);
     this.after?.();
     // What it held is free now: requests waiting for it try again (on every budget, settled first).
     for (const ledger of this.ledgers) ledger.wake();

@@ -19,6 +19,7 @@ import type { DbosLike, DbosQueueLike } from './dbos-like.js';
 import { DbosJournal } from './dbos-journal.js';
 import { followRun } from './follow-run.js';
 import { runWithinHeadroom } from './launcher-headroom.js';
+import { BudgetAccounts, type DbosBudgetAccountsOptions } from './budget-accounts.js';
 import { RelayWriter, type RelayItem } from './relay-writer.js';
 import type { RunOutcome, RunTrail } from './run-trail.js';
 
@@ -44,6 +45,12 @@ export interface DbosWorkflowsOptions {
    * before it runs: observe a worker's runs, or a run DBOS recovered here.
    */
   readonly onWorkflow?: (workflow: Workflow<unknown>, run: { readonly name: string; readonly workflowID: string }) => void;
+  /**
+   * A database every process reaches (DBOS's own will do): the children of one `dbosChildren`
+   * under a budget then reserve each request on one account there, holding what the launcher's
+   * budgets had left, instead of each getting an even share of it. Give the same in every process.
+   */
+  readonly budgetAccounts?: DbosBudgetAccountsOptions;
 }
 
 /** The workflows every process of an application registers with DBOS before `DBOS.launch()`. */
@@ -71,11 +78,13 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
   const outside = new AsyncResource('groundswell.dbos');
   const escape = <R>(fn: () => Promise<R>): Promise<R> => outside.runInAsyncScope(fn);
   const starting = new Map<string, (workflow: Workflow<unknown>) => void>();
+  const accounts = options.budgetAccounts === undefined ? undefined : new BudgetAccounts(options.budgetAccounts);
 
   const registered = dbos.registerWorkflow(
     // `child`: kept in the recorded input, so runs started before still replay. `headroom`: what
     // the launcher's budgets had left when it started the child (absent when none limits it).
-    async (name: string, input: unknown, child: boolean, headroom?: unknown): Promise<RunOutcome> => {
+    // `account`: the shared budget account the child reserves on (absent: its headroom is its own).
+    async (name: string, input: unknown, child: boolean, headroom?: unknown, account?: unknown): Promise<RunOutcome> => {
       const workflow = build(factories, name, input);
       const workflowID = dbos.workflowID as string;
       // Every run relays: a child to its launcher, a root to a launcher that comes back.
@@ -87,7 +96,8 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
       let value: unknown;
       let failure: { error: unknown } | undefined;
       try {
-        value = await runWithinHeadroom(workflow, headroomFrom(headroom));
+        const shared = typeof account === 'string' && accounts !== undefined ? accounts.account(account) : undefined;
+        value = await runWithinHeadroom(workflow, headroomFrom(headroom), shared);
       } catch (error) {
         failure = { error };
       } finally {
@@ -120,10 +130,17 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     // This process cannot reserve on the worker's requests: each child runs there under a budget
     // of what the budgets above have left now, an even share of it held here until the child ends
     // ('split'), or all of it ('whole').
+    // With a shared account, all of it goes to one row every child reserves on, held here once
+    // until the last child ends.
     const ledgers = ledgersAbove(at);
     const left = headroomOf(ledgers);
-    const headroom = left === undefined || share === 'whole' ? left : shareOf(left, Math.max(1, inputs.length));
-    const holds = left === undefined || share === 'whole' ? undefined : holdShares(ledgers, amountsOf(headroom as Headroom), inputs.length, name);
+    const shared = left !== undefined && share === 'split' && accounts !== undefined && inputs.length > 0;
+    const headroom = left === undefined || share === 'whole' || shared ? left : shareOf(left, Math.max(1, inputs.length));
+    const account = shared ? `${journal.childId(path, launch, name, 0)}/budget` : undefined;
+    // Idempotent: a launcher DBOS recovered finds the row its children already reserve on.
+    if (account !== undefined) await (accounts as BudgetAccounts).open(account, headroom as Headroom);
+    const holds =
+      left === undefined || share === 'whole' ? undefined : holdShares(ledgers, amountsOf(headroom as Headroom), shared ? 1 : inputs.length, name);
     const release = (): void => holds?.forEach((hold) => hold.settle(NO_AMOUNTS));
     // When starting fails the launch fails: the shares go back.
     const handles = await Promise.all(
@@ -131,7 +148,8 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
         escape(() => {
           const start = dbos.startWorkflow(registered, { workflowID: journal.childId(path, launch, name, index), queueName: queue.name });
           // Without headroom the input stays as runs started before recorded it.
-          return headroom === undefined ? start(name, input, true) : start(name, input, true, headroom);
+          if (headroom === undefined) return start(name, input, true);
+          return account === undefined ? start(name, input, true, headroom) : start(name, input, true, headroom, account);
         }),
       ),
     ).catch((error: unknown) => {
@@ -140,7 +158,8 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     });
     const mirrors = handles.map((handle, index) => {
       // Its share is released when it ends: what it spent was booked when its tree was grafted.
-      const hold = holds?.[index];
+      // The one hold of a shared account is released after the fan-out instead.
+      const hold = shared ? undefined : holds?.[index];
       const mirror: Workflow<unknown> = createWorkflow<unknown>({ name }, () =>
         hold === undefined ? follow(mirror, handle.workflowID) : follow(mirror, handle.workflowID).finally(() => hold.settle(NO_AMOUNTS)),
       );
@@ -148,6 +167,7 @@ export function dbosWorkflows<F extends Record<string, DbosWorkflowFactory>>(dbo
     });
     // Each mirror mounts under the running step; all settle before the first failure is thrown.
     const settled = await Promise.allSettled(mirrors.map((mirror) => mirror.run()));
+    if (shared) release();
     const failed = settled.find((outcome) => outcome.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
     return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);

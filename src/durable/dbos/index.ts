@@ -9,6 +9,7 @@ export { dbosLauncher, dbosWorker } from './dbos-process.js';
 export type { DbosProcessLike, DbosProcessOptions, DbosQueue } from './dbos-process.js';
 export type { DbosRunOptions, DbosWorkflows, DbosWorkflowsOptions, DbosFactoryInput, DbosFactoryResult, DbosWorkflowFactory } from './dbos-workflows.js';
 export type { DbosHandleLike, DbosLike, DbosQueueLike } from './dbos-like.js';
+export type { DbosBudgetAccountsOptions } from './budget-accounts.js';
 export { DbosReplayError } from './dbos-errors.js';
 
 // Agents made through this entry (the judge, the drafter, workers' calls) get the same features.

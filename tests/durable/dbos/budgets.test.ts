@@ -116,4 +116,21 @@ describe.skipIf(!postgres.ok)('groundswell/dbos: budgets above children on other
       expect(s.server.requests.byWorker.get('launcher')).toBeUndefined();
     });
   }, NO_TIMEOUT);
+
+  it('children on workers reserve on one account: a heavy child is not refused while its siblings leave room, and together they never pass the cap', async () => {
+    await withDbosScenario({ bundle: bundle.file, label: 'shared', children: 0, workerConcurrency: 5, modelDelayMs: 10 }, async (s) => {
+      await s.until('the worker to be ready', s.start('worker', 'worker-1').report);
+      const report = (await s.until("the launcher's report", s.start('shared', 'launcher').report)) as Record<'fits' | 'over', BudgetReport & { value: { done?: number[]; failed?: Array<Record<string, unknown>> } }>;
+      // 4 + 1 + 1 requests under a cap of 6: every child runs all of its work.
+      expect(report.fits.value, JSON.stringify(report.fits.value)).toEqual({ done: [4, 1, 1] });
+      expect(report.fits.spent.modelRequests).toBe(6);
+      // 5 + 5 under 6: refused once the account is spent, never past it.
+      const chain = report.over.value.failed ?? [];
+      expect(chain.find((error) => error.name === 'BudgetExceededError'), JSON.stringify(report.over.value)).toMatchObject({ dimension: 'modelRequests', limit: 6, spent: 6 });
+      expect(report.over.spent.modelRequests).toBe(6);
+      // At the server: 6 for the first run, 6 for the second, all from the worker.
+      expect(s.server.requests.byWorker.get('worker-1')).toBe(12);
+      expect(s.server.requests.total).toBe(12);
+    });
+  }, NO_TIMEOUT);
 });

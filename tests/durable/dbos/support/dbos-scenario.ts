@@ -7,7 +7,7 @@ import { startFixture, type FixtureProcess } from './fixture-process.js';
 import { startModelServer, type ModelServer } from './model-server.js';
 import { watchProgress, type Fingerprint } from './progress.js';
 
-export type FixtureRole = 'launcher' | 'worker' | 'recover' | 'cancel' | 'budget' | 'budget-recover' | 'headroom';
+export type FixtureRole = 'launcher' | 'worker' | 'recover' | 'cancel' | 'budget' | 'budget-recover' | 'headroom' | 'shared';
 
 export interface DbosScenarioOptions {
   /** The bundled fixture app (fixtures/dbos-app.ts). */
