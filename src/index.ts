@@ -54,7 +54,7 @@ export { signal } from './durable/runtime/signal.js';
 export type { SignalOptions } from './durable/runtime/signal.js';
 export { runIdOf } from './durable/runtime/run-durably.js';
 export { idempotencyKey } from './durable/runtime/idempotency-key.js';
-export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalValueError, WaitTimeoutError } from './durable/runtime/replay-errors.js';
+export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalNameError, SignalValueError, WaitTimeoutError } from './durable/runtime/replay-errors.js';
 export { RunInterruptedError } from './durable/runtime/run-interrupted-error.js';
 export type { DurableSetting } from './core/durable-setting.js';
 export type { WaitOptions, WaitSchema } from './core/run-journal.js';

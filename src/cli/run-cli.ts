@@ -7,6 +7,7 @@ import type { LeaseHolder, RunStore } from '../durable/store/run-store.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { resume } from '../durable/runtime/resume.js';
+import { SignalNameError } from '../durable/runtime/replay-errors.js';
 import { signal } from '../durable/runtime/signal.js';
 import { CliUsageError, inertIo, processIo, type CliIo } from './cli-io.js';
 import { runDetails, runLine } from './format-run.js';
@@ -23,8 +24,9 @@ Commands:
                                                 far; a running one says whether its holder is alive
   show <runId> [--json]                         a run: status, tokens, cost and its tree
   resume <runId> --workflows <module>           continue an interrupted or suspended run here
-  signal <runId> <name> <json> [--workflows <module>]
-                                                send a value to a waiting run (and resume it)
+  signal <runId> <name> <json> [--workflows <module>] [--ahead]
+                                                send a value to a waiting run (and resume it);
+                                                --ahead: for a wait it has not reached yet
   view <run.json>                               serve a run export in a local web page
   view --store <dir> [runId], view --pg <url> [runId]
                                                 the same for a stored run (followed while it runs);
@@ -57,6 +59,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         limit: { type: 'string' },
         workflows: { type: 'string' },
         json: { type: 'boolean' },
+        ahead: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -88,7 +91,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
       case 'resume':
         return await resumeCommand(store, rest[0], values.workflows, io);
       case 'signal':
-        return await sendSignal(store, rest, values.workflows, io);
+        return await sendSignal(store, rest, values.workflows, values.ahead === true, io);
       default:
         throw new CliUsageError(`Unknown command "runs ${command}".`);
     }
@@ -173,7 +176,7 @@ async function resumeCommand(
   return settle(io, id, () => resume(id, { store, workflows }));
 }
 
-async function sendSignal(store: RunStore, rest: readonly string[], workflowsPath: string | undefined, io: CliIo): Promise<number> {
+async function sendSignal(store: RunStore, rest: readonly string[], workflowsPath: string | undefined, ahead: boolean, io: CliIo): Promise<number> {
   const runId = need(rest[0], 'a run id');
   const name = need(rest[1], 'a signal name');
   const text = need(rest[2], 'a JSON value');
@@ -184,12 +187,21 @@ async function sendSignal(store: RunStore, rest: readonly string[], workflowsPat
     throw new CliUsageError(`The signal value must be JSON (e.g. '{"approved":true}'), got ${text}.`);
   }
   const workflows = workflowsPath === undefined ? undefined : await loadWorkflows(workflowsPath);
-  if (workflows === undefined) {
-    await signal(runId, name, value, { store });
-    io.out(`Signal "${inertText(name)}" stored for run ${inertText(runId)}; resume it with: groundswell runs resume ${inertText(runId)} --workflows <module>`);
-    return 0;
+  try {
+    if (workflows === undefined) {
+      await signal(runId, name, value, { store, ahead });
+      io.out(`Signal "${inertText(name)}" stored for run ${inertText(runId)}; resume it with: groundswell runs resume ${inertText(runId)} --workflows <module>`);
+      return 0;
+    }
+    return await settle(io, runId, () => signal(runId, name, value, { store, workflows, ahead }));
+  } catch (error) {
+    if (!(error instanceof SignalNameError)) throw error;
+    // A misspelt name is a mistake in the call (exit 2), told in the CLI's own terms.
+    const near = error.suggestion === undefined ? '' : ` Did you mean "${error.suggestion}"?`;
+    io.err(inertText(`Run ${runId} waits for signal "${error.waitingFor}", not "${name}"; nothing was stored.${near}`));
+    io.err('To store a signal for a wait the run reaches later, add --ahead.');
+    return 2;
   }
-  return settle(io, runId, () => signal(runId, name, value, { store, workflows }));
 }
 
 async function settle(io: CliIo, runId: string, work: () => Promise<unknown>): Promise<number> {

@@ -16,6 +16,22 @@ export class RunFinishedError extends UsageError {}
 /** `signal()` with a value the waiting step's schema refuses: nothing was stored. */
 export class SignalValueError extends UsageError {}
 
+/**
+ * `signal()` to a suspended run under a name it does not wait for (a mistyped name, most often):
+ * nothing was stored. `ahead: true` stores a signal meant for a wait the run has not reached yet.
+ */
+export class SignalNameError extends UsageError {
+  constructor(
+    message: string,
+    /** The signal the run waits for. */
+    readonly waitingFor: string,
+    /** The waited name when the sent one is a near miss of it, else undefined. */
+    readonly suggestion: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
 /** A `waitFor` whose timeout passed before its signal came. */
 export class WaitTimeoutError extends GroundswellError {
   constructor(
