@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ContentBlock, MessageCreateParamsNonStreaming, MessageParam, ToolResultBlockParam, ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
 import { loadMcpRuntime } from '../mcp/load-mcp-runtime.js';
 import type { McpConnection } from '../mcp/mcp-connection.js';
 import type { TokenUsage } from '../types/usage.js';
@@ -18,7 +18,7 @@ import { ANSWER_TOOL, parseAnswer } from './structured-output.js';
 import { indexHandlers, localHandler, mcpHandlers, type ToolHandler } from './toolset.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { isLanguageModel } from './model/language-model.js';
-import type { ModelAdapter } from './model/model-adapter.js';
+import type { ModelAdapter, ModelAnswer } from './model/model-adapter.js';
 import { providerAdapter } from './model/provider-adapter.js';
 import { providerFamily } from './model/provider-family.js';
 import type { RequestOverride } from './turn-feature.js';
@@ -109,7 +109,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     // Read only in a tree: outside one nobody is told about single requests. After the
     // reservation: a request that waited for budget is timed from when it was sent.
     const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
-    let response: Message;
+    let response: ModelAnswer;
     try {
       response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, beforeRetry });
     } catch (error) {
@@ -196,7 +196,7 @@ function adapterFor<T>(call: PromptCall<T>, override: RequestOverride['model'], 
 }
 
 /** One `modelRequest` event on the call's node: what a tracer shows as one model request. */
-function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, requestModel: string, sentAt: number, response: Message, usage: TokenUsage): void {
+function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, requestModel: string, sentAt: number, response: ModelAnswer, usage: TokenUsage): void {
   const now = call.tree.now();
   const workflow = call.tree.workflow as Workflow;
   const node = call.tree.node as TreeNode;
@@ -208,7 +208,23 @@ function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, r
   const event: ModelRequestEvent =
     provider === 'anthropic'
       ? { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp: now, type: 'modelRequest', agentName, turn, requestModel, model, startTime: sentAt, duration, stopReason, usage }
-      : { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp: now, type: 'modelRequest', agentName, provider, turn, requestModel, model, startTime: sentAt, duration, stopReason, usage };
+      : {
+          id: nextEventId(),
+          nodeId: node.id,
+          workflowId: workflow.id,
+          timestamp: now,
+          type: 'modelRequest',
+          agentName,
+          provider,
+          turn,
+          requestModel,
+          model,
+          startTime: sentAt,
+          duration,
+          stopReason,
+          ...(response.providerStopReason === undefined ? {} : { providerStopReason: response.providerStopReason }),
+          usage,
+        };
   workflow.dispatch(node, event);
 }
 

@@ -15,6 +15,8 @@ export interface OpenSpan {
   children: Set<OpenSpan> | null;
   /** An error was recorded on the span (its status is ERROR already). */
   failed: boolean;
+  /** An agent call's latest answer from a provider model: its stop reason and the provider's own word for it. */
+  providerAnswer?: { readonly stopReason: string | null; readonly word: string };
 }
 
 export interface OpenSpansOptions {

@@ -132,15 +132,18 @@ function finish(w: SpanWriter, node: WorkflowNode, status: WorkflowStatus, time:
 function agentEnded(event: AgentPromptEndEvent, w: SpanWriter, node: WorkflowNode): void {
   const open = w.spans.ensure(node, undefined, event.timestamp);
   if (open === undefined) return;
+  // The call ends on its latest answer: a provider model's word for it, as its chat span has it.
+  const answer = open.providerAnswer;
+  const stopReason = answer !== undefined && answer.stopReason === event.stopReason ? answer.word : event.stopReason;
   const attributes: Attributes = {
     'gen_ai.response.model': event.model,
     ...usageAttributes(event.usage),
-    ...finishReasons(event.stopReason),
+    ...finishReasons(stopReason),
     'groundswell.turns': event.turns,
     'groundswell.cached': event.cached,
     'groundswell.replayed': event.replayed === true,
   };
-  if (w.captureContent && event.output !== undefined) attributes['gen_ai.output.messages'] = outputMessages(event.output, event.stopReason);
+  if (w.captureContent && event.output !== undefined) attributes['gen_ai.output.messages'] = outputMessages(event.output, stopReason);
   open.span.setAttributes(attributes);
   if (event.error !== undefined) recordError(w.api, open, event.error, event.timestamp);
   finish(w, node, event.status, event.timestamp);
@@ -149,6 +152,11 @@ function agentEnded(event: AgentPromptEndEvent, w: SpanWriter, node: WorkflowNod
 /** One `chat <model>` span per model request, beneath its agent call's span, ended at once. */
 function chat(event: ModelRequestEvent, w: SpanWriter, node: WorkflowNode): void {
   const parent = w.spans.contextOf(node, event.timestamp);
+  const call = w.spans.ensure(node, undefined, event.timestamp);
+  if (call !== undefined) {
+    if (event.providerStopReason === undefined) delete call.providerAnswer;
+    else call.providerAnswer = { stopReason: event.stopReason, word: event.providerStopReason };
+  }
   const span = w.tracer.startSpan(
     `chat ${event.requestModel}`,
     {
@@ -160,7 +168,8 @@ function chat(event: ModelRequestEvent, w: SpanWriter, node: WorkflowNode): void
         'gen_ai.request.model': event.requestModel,
         'gen_ai.response.model': event.model,
         ...usageAttributes(event.usage),
-        ...finishReasons(event.stopReason),
+        // The provider's own word on the provider path (`tool_calls`), Anthropic's on the native one.
+        ...finishReasons(event.providerStopReason ?? event.stopReason),
         'gen_ai.agent.name': event.agentName,
         'groundswell.turn': event.turn,
       },

@@ -195,7 +195,10 @@ export interface ModelRequestEvent extends EventBase {
   /** When the request was sent (the workflow clock); the event's `timestamp` is when its answer arrived. */
   readonly startTime: number;
   readonly duration: number;
+  /** Why the answer ended, in Anthropic's words (`tool_use`, `end_turn`) on either path. */
   readonly stopReason: string | null;
+  /** A provider model's own word for it (`tool_calls`, `stop`), when it gave one; absent for the Anthropic client. */
+  readonly providerStopReason?: string;
   /** Tokens of this request alone, with cost when a price was configured. */
   readonly usage: TokenUsage;
 }

@@ -131,7 +131,9 @@ describe('an agent call inside ctx.step', () => {
     const ids = ['id', 'nodeId', 'workflowId', 'timestamp', 'type', 'agentName'];
     const provider = providerPath ? ['provider'] : [];
     expect(Object.keys(live[0] ?? {})).toEqual([...ids, 'model', 'promptId', ...provider]);
-    expect(Object.keys(live[1] ?? {})).toEqual([...ids, ...provider, 'turn', 'requestModel', 'model', 'startTime', 'duration', 'stopReason', 'usage']);
+    // A provider model also gives its own word for the stop reason (`tool_calls`), right after the loop's.
+    const providerWord = providerPath ? ['providerStopReason'] : [];
+    expect(Object.keys(live[1] ?? {})).toEqual([...ids, ...provider, 'turn', 'requestModel', 'model', 'startTime', 'duration', 'stopReason', ...providerWord, 'usage']);
     expect(Object.keys(live[3] ?? {})).toEqual([...ids, 'model', 'promptId', 'status', 'duration', 'stopReason', 'usage', 'turns', 'cached', 'output']);
     // Ids increase in the order the events happened; the node keeps the very events observers saw.
     expect(live.map((e) => e.id)).toEqual([...live.map((e) => e.id)].sort((x, y) => x - y));

@@ -32,5 +32,14 @@ export interface ModelAdapter {
    * it; spans, events and errors show its family (`providerFamily`).
    */
   readonly provider: string;
-  send(request: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message>;
+  send(request: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<ModelAnswer>;
+}
+
+/** An answer in the Messages API's shape, as an adapter resolves to it. */
+export interface ModelAnswer extends Message {
+  /**
+   * The provider's own word for why the answer ended (`tool_calls`, `stop`), when a provider model
+   * gave one: `stop_reason` is Anthropic's word the loop reads, spans report the provider's.
+   */
+  readonly providerStopReason?: string;
 }

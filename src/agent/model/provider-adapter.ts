@@ -1,10 +1,10 @@
-import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages/messages';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { systemClock } from '../../util/clock.js';
 import { errorMessage } from '../../util/describe.js';
 import { MalformedResponseError, ProviderApiError } from '../agent-errors.js';
 import type { LanguageModelLike, ProviderCallOptions, ProviderContent, ProviderStreamPart } from './language-model.js';
-import type { ModelAdapter, ModelRequestContext } from './model-adapter.js';
+import type { ModelAdapter, ModelAnswer, ModelRequestContext } from './model-adapter.js';
 import { toMessage, UnreadableAnswer, type ProviderAnswer } from './provider-answer.js';
 import { providerFamily } from './provider-family.js';
 import { providerCallOptions } from './provider-request.js';
@@ -32,7 +32,7 @@ export function providerAdapter(model: LanguageModelLike): ModelAdapter {
  * One request with its retries, on a signal linked to the run's (see request-signal.ts). One
  * async frame for the whole request: this runs on every model call.
  */
-async function send(model: LanguageModelLike, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
+async function send(model: LanguageModelLike, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<ModelAnswer> {
   const outer = context.tree.signal;
   const link = outer === undefined ? undefined : requestSignal(outer);
   const options = providerCallOptions(params, link?.signal);

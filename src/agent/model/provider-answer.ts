@@ -1,5 +1,6 @@
 import type { ContentBlock, Message, StopReason } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ProviderContent } from './language-model.js';
+import type { ModelAnswer } from './model-adapter.js';
 
 /** What one provider answer came to, before it becomes a Messages-API message. */
 export interface ProviderAnswer {
@@ -20,7 +21,7 @@ let answers = 0;
  * sources left out), the finish reason as a stop reason, the usage as the Messages API counts it
  * (input without cache reads and writes).
  */
-export function toMessage(answer: ProviderAnswer): Message {
+export function toMessage(answer: ProviderAnswer): ModelAnswer {
   if (!Array.isArray(answer.content)) throw new UnreadableAnswer('the answer has no content list');
   const content: ContentBlock[] = [];
   let calledTools = false;
@@ -33,7 +34,8 @@ export function toMessage(answer: ProviderAnswer): Message {
     }
   }
   answers += 1;
-  return {
+  const providerStopReason = providerWord(answer.finishReason);
+  const message = {
     id: answer.id ?? `provider-answer-${answers}`,
     type: 'message',
     role: 'assistant',
@@ -43,6 +45,7 @@ export function toMessage(answer: ProviderAnswer): Message {
     stop_sequence: null,
     usage: messageUsage(answer.usage),
   } as Message;
+  return providerStopReason === undefined ? message : { ...message, providerStopReason };
 }
 
 function toolInput(part: ProviderContent): unknown {
@@ -53,6 +56,17 @@ function toolInput(part: ProviderContent): unknown {
   } catch (error) {
     throw new UnreadableAnswer(`the arguments of tool call "${String(part.toolName)}" are not JSON`, { cause: error });
   }
+}
+
+/**
+ * The provider's own finish reason: v3's `raw` (`tool_calls`), else the AI SDK's word (v2 has
+ * only that, `tool-calls`), which is still the provider path's and not Anthropic's.
+ */
+function providerWord(reason: unknown): string | undefined {
+  if (typeof reason === 'string') return reason === '' ? undefined : reason;
+  const { raw, unified } = (reason ?? {}) as { raw?: unknown; unified?: unknown };
+  if (typeof raw === 'string' && raw !== '') return raw;
+  return typeof unified === 'string' && unified !== '' ? unified : undefined;
 }
 
 /** v2 sends the reason as a string, v3 as `{ unified, raw }`. */
