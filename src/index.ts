@@ -49,14 +49,14 @@ export type { WorkflowReflectionOptions } from './reflection/step-reflection.js'
 import { installFeatures } from './install.js';
 installFeatures();
 export { resume } from './durable/runtime/resume.js';
-export type { ResumeOptions, WorkflowFactory as DurableWorkflowFactory } from './durable/runtime/resume.js';
+export type { DurableFactoryContext, ResumeOptions, WorkflowFactory as DurableWorkflowFactory } from './durable/runtime/resume.js';
 export { signal } from './durable/runtime/signal.js';
 export type { SignalOptions } from './durable/runtime/signal.js';
 export { runIdOf } from './durable/runtime/run-durably.js';
 export { idempotencyKey } from './durable/runtime/idempotency-key.js';
 export { ReplayMismatchError, ReplayedStepError, RunFinishedError, SignalNameError, SignalValueError, WaitTimeoutError } from './durable/runtime/replay-errors.js';
 export { RunInterruptedError } from './durable/runtime/run-interrupted-error.js';
-export type { DurableSetting } from './core/durable-setting.js';
+export type { DurableSetting, DurableStore } from './core/durable-setting.js';
 export type { WaitOptions, WaitSchema } from './core/run-journal.js';
 export {
   DEFAULT_INTROSPECTION_MAX_CHARS,

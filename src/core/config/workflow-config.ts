@@ -27,7 +27,7 @@ const workflowConfigSchema = strict(
     budget: budgetSchema.optional(),
     durable: strict(
       {
-        store: expected('a run store (journalRunStore() from groundswell/durable, or a PostgreSQL store)', (v) =>
+        store: expected('a RunStore (new JournalRunStore() from groundswell/durable, or new PostgresRunStore() from groundswell/postgres)', (v) =>
           hasMethods(v, 'createRun', 'loadRun', 'putStep', 'acquireLease'),
         ),
         runId: nonEmptyText.optional(),

@@ -7,8 +7,17 @@ import { describeValue } from '../../util/describe.js';
 import { RunFinishedError } from './replay-errors.js';
 import { resumeWith } from './run-durably.js';
 
-/** Builds a run's root workflow again from the input it was started with. */
-export type WorkflowFactory = (input: unknown) => Workflow;
+/** What a factory is told besides the input: which run it rebuilds, and where that run is kept. */
+export interface DurableFactoryContext {
+  readonly runId: string;
+  readonly store: RunStore;
+}
+
+/**
+ * Builds a run's root workflow again from the input it was started with; `context` names the run
+ * and its store, so the input need not carry them.
+ */
+export type WorkflowFactory = (input: unknown, context: DurableFactoryContext) => Workflow;
 
 export interface ResumeOptions {
   readonly store: RunStore;
@@ -36,7 +45,7 @@ export async function resume<T = unknown>(runId: string, options: ResumeOptions)
       `resume("${runId}"): no factory for workflow "${run.rootName}" in options.workflows (it has: ${Object.keys(workflows).join(', ') || 'none'}).`,
     );
   }
-  const workflow = factory(run.input);
+  const workflow = factory(run.input, { runId, store });
   if (!(workflow instanceof Workflow)) {
     throw new UsageError(`resume("${runId}"): the factory for "${run.rootName}" returned ${describeValue(workflow)}, not a Workflow.`);
   }
