@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -129,6 +129,16 @@ describe.skipIf(skip)('the packed package', () => {
     const packed = install?.packedFiles ?? [];
     expect(publishedFiles(packageJson).filter((file) => !packed.includes(file))).toEqual([]);
     expect(packed.filter((file) => file.startsWith('src/') || file.startsWith('tests/'))).toEqual([]);
+  });
+
+  it('ships the guide behind every docs/ link of the README, so the links resolve in the installed package', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const guides = [...new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((match) => match[1] ?? ''))].sort();
+    expect(guides.length).toBeGreaterThan(5);
+    const packed = install?.packedFiles ?? [];
+    expect(guides.filter((guide) => !packed.includes(guide))).toEqual([]);
+    // The installed copy is the one a reader opens from node_modules (or a registry renders).
+    expect(guides.filter((guide) => !existsSync(join(install?.packageDir ?? '', guide)))).toEqual([]);
   });
 
   it('root, plans and cache declarations (ESM and CommonJS) reference no MCP SDK; groundswell/mcp has its own', () => {
