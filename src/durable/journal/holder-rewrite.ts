@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { errorMessage } from '../../util/describe.js';
-import { PRIVATE_FILE_MODE } from '../../util/private-modes.js';
 import { RunStoreError } from '../store/run-store-errors.js';
-import { syncDirectory, writeAllSync } from './sync-write.js';
+import { syncDirectory, writeNewFileSync } from './sync-write.js';
 
 /**
  * Rewrites `path` whole, as `writeFileAtomicallySync` does, but with the temp file staged in the
@@ -15,19 +14,12 @@ import { syncDirectory, writeAllSync } from './sync-write.js';
  */
 export function rewriteThroughFolder(folder: string, path: string, text: string, fsync: boolean): boolean {
   const temp = join(folder, `.${basename(path)}.${randomUUID()}.tmp`);
-  let staged = false;
   try {
-    const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
-    staged = true;
-    try {
-      writeAllSync(fd, Buffer.from(text, 'utf8'));
-      if (fsync) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeNewFileSync(temp, text, fsync);
     renameSync(temp, path);
   } catch (error) {
-    if (staged) rmSync(temp, { force: true });
+    // A temp file that was never created (its folder gone) is not there to remove: force ignores it.
+    rmSync(temp, { force: true });
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(folder)) return false;
     throw new RunStoreError(`${path} could not be rewritten (${errorMessage(error)}); the previous version is kept.`, { cause: error });
   }

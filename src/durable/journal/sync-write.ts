@@ -18,13 +18,7 @@ export function writeFileAtomicallySync(path: string, text: string, fsync: boole
   const dir = dirname(path);
   const temp = join(dir, `.${basename(path)}.${randomUUID()}.tmp`);
   try {
-    const fd = openSync(temp, 'wx', PRIVATE_FILE_MODE);
-    try {
-      writeAllSync(fd, Buffer.from(text, 'utf8'));
-      if (fsync) fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    writeNewFileSync(temp, text, fsync);
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });

@@ -472,21 +472,19 @@ export class PostgresRunStore implements RunStore {
       }
     };
     try {
-      try {
-        return await once();
-      } catch (error) {
-        const loss = connectionLoss(error);
-        if (loss === undefined) throw error;
-        if (loss === 'maybe-sent' && committing && !repeatable) throw lostAtCommit(what, error);
-      }
-      await new Promise<void>((resume) => setImmediate(resume));
-      try {
-        return await once();
-      } catch (error) {
-        const loss = connectionLoss(error);
-        if (loss === undefined) throw error;
-        if (loss === 'maybe-sent' && committing && !repeatable) throw lostAtCommit(what, error);
-        throw new RunStoreError(`${what} failed: the connection to PostgreSQL failed, and again on a second try (${(error as Error).message}).`, { cause: error });
+      // Two tries: a lost connection is tried once more on a fresh one, where that is safe.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await once();
+        } catch (error) {
+          const loss = connectionLoss(error);
+          if (loss === undefined) throw error;
+          if (loss === 'maybe-sent' && committing && !repeatable) throw lostAtCommit(what, error);
+          if (attempt === 2) {
+            throw new RunStoreError(`${what} failed: the connection to PostgreSQL failed, and again on a second try (${(error as Error).message}).`, { cause: error });
+          }
+        }
+        await new Promise<void>((resume) => setImmediate(resume));
       }
     } catch (error) {
       throw this.explain(error);
