@@ -31,6 +31,7 @@ export type { AgentConfig, AgentResult } from './agent/agent.js';
 export { AGENT_DEFAULTS } from './agent/agent-settings.js';
 export type { AgentSettings, PromptOverrides, ResolvedSettings, StructuredOutputMode } from './agent/agent-settings.js';
 export type { LanguageModelLike } from './agent/model/language-model.js';
+export type { ModelProvider, ModelProviders } from './types/model-providers.js';
 export { AgentStream } from './agent/agent-stream.js';
 export { AgentError, AgentLoopStoppedError, HookError, MalformedResponseError, MaxTurnsExceededError, ProviderApiError, StructuredOutputError } from './agent/agent-errors.js';
 export type { HookName, OutputIssue } from './agent/agent-errors.js';

@@ -16,8 +16,9 @@ export type StructuredOutputMode = 'native' | 'tool';
 export interface AgentSettings {
   system?: string;
   /**
-   * An Anthropic model id (sent through the agent's client), or a language model object of the AI
-   * SDK provider specification (v2, v3 or v4): any provider, local servers included.
+   * An Anthropic model id (sent through the agent's client); a `provider/model` name of a
+   * registered provider (`'ollama/llama3.2'`, see `providers`); or a language model object of the
+   * AI SDK provider specification (v2, v3 or v4): any provider, local servers included.
    */
   model?: string | LanguageModelLike;
   maxTokens?: number;
@@ -50,6 +51,8 @@ export type ResolvedSettings = Required<Omit<AgentSettings, 'system' | 'temperat
     readonly model: string;
     /** The provider model the call runs on; undefined for the Anthropic client. */
     readonly languageModel: LanguageModelLike | undefined;
+    /** The `provider/model` name the model was given by, when it was. */
+    readonly modelName?: string;
   };
 
 export const AGENT_DEFAULTS: Readonly<ResolvedSettings> = Object.freeze({
@@ -98,15 +101,34 @@ export function resolveSettings(...layers: ReadonlyArray<AgentSettings | undefin
     if (out[key] === undefined && key in AGENT_DEFAULTS) out[key] = AGENT_DEFAULTS[key as keyof ResolvedSettings];
   }
   const model = out.model;
-  if (isLanguageModel(model)) {
-    out.model = model.modelId;
-    out.languageModel = model;
-    // The answer comes as JSON under the schema only where the model promises it; else a forced tool.
-    if (!layers.some((layer) => layer?.structuredOutput !== undefined)) {
-      out.structuredOutput = (model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true ? 'native' : 'tool';
-    }
-  } else {
-    out.languageModel = undefined;
-  }
+  if (isLanguageModel(model)) return withModel(out as ResolvedSettings, model, structuredOutputChosen(layers));
+  out.languageModel = undefined;
   return out as ResolvedSettings;
+}
+
+/**
+ * The settings of a call whose model was named `provider/model`, once the name is resolved: to a
+ * provider's language model, or to an Anthropic id (`anthropic/<id>` with no provider of that name).
+ */
+export function withNamedModel(
+  settings: ResolvedSettings,
+  name: string,
+  model: LanguageModelLike | string,
+  layers: ReadonlyArray<AgentSettings | undefined>,
+): ResolvedSettings {
+  if (typeof model === 'string') return { ...settings, model, languageModel: undefined, modelName: name };
+  return { ...withModel({ ...settings }, model, structuredOutputChosen(layers)), modelName: name };
+}
+
+function withModel(settings: ResolvedSettings, model: LanguageModelLike, chosen: boolean): ResolvedSettings {
+  const out = settings as { -readonly [K in keyof ResolvedSettings]: ResolvedSettings[K] };
+  out.model = model.modelId;
+  out.languageModel = model;
+  // The answer comes as JSON under the schema only where the model promises it; else a forced tool.
+  if (!chosen) out.structuredOutput = (model as { supportsStructuredOutputs?: unknown }).supportsStructuredOutputs === true ? 'native' : 'tool';
+  return out;
+}
+
+function structuredOutputChosen(layers: ReadonlyArray<AgentSettings | undefined>): boolean {
+  return layers.some((layer) => layer?.structuredOutput !== undefined);
 }

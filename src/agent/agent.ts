@@ -4,7 +4,7 @@ import { LruCacheStore } from '../cache/lru-store.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { Prompt } from './prompt.js';
 import { describeValue } from '../util/describe.js';
-import { AGENT_DEFAULTS, resolveSettings, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
+import { AGENT_DEFAULTS, resolveSettings, withNamedModel, type AgentSettings, type PromptOverrides, type ResolvedSettings } from './agent-settings.js';
 import { AgentStream } from './agent-stream.js';
 import { CallTree } from './call-tree.js';
 import { MissingPriceWarning } from './missing-price-warning.js';
@@ -44,6 +44,9 @@ import { loadZodChecked, zodReady } from '../checks/zod-version.js';
 import type { Budget } from '../types/budget.js';
 import { armCallBudgets, callBudgets } from './call-budgets.js';
 import { chargedBudgets } from './enclosing-budgets.js';
+import type { ModelProviders } from '../types/model-providers.js';
+import { isModelName, modelOfName } from './model/model-by-name.js';
+import { providersAround } from '../core/providers-around.js';
 
 export interface AgentConfig extends AgentSettings {
   name: string;
@@ -59,6 +62,11 @@ export interface AgentConfig extends AgentSettings {
   cache?: Cache;
   /** Prices per model, for cost in usage rollups. */
   pricing?: Pricing;
+  /**
+   * Providers for models named `provider/model` (`model: 'ollama/llama3.2'`), looked up here
+   * first, then on the workflows around the call (`providers` on a workflow serves all its agents).
+   */
+  providers?: ModelProviders;
   /** Explicit goal ancestry; each level set here wins over the one derived from the workflows. */
   goalAncestry?: GoalAncestry;
   /** Trajectory checkpoints (default from GROUNDSWELL_TRAJECTORY_CHECKPOINT, else off). */
@@ -89,6 +97,8 @@ export class Agent {
   private reflectorRef: Agent | undefined;
   private readonly missingPrice = new MissingPriceWarning();
   private readonly settingsByPrompt = new WeakMap<object, ResolvedSettings>();
+  /** A prompt's settings with its `provider/model` name resolved, per model it resolved to. */
+  private readonly settingsByModel = new WeakMap<ResolvedSettings, Map<unknown, ResolvedSettings>>();
   /** `reflector` as every call hands it on: one function per agent, not one per call. */
   private readonly reflectorOf = (): Agent => this.reflector();
 
@@ -185,9 +195,25 @@ export class Agent {
     });
   }
 
-  /** The settings a call would use: prompt > overrides > agent > defaults, field by field. */
+  /**
+   * The settings a call made now would use: prompt > overrides > agent > defaults, field by field;
+   * a `provider/model` name resolved through the providers in reach.
+   */
   resolve(prompt: Prompt<unknown>, overrides?: PromptOverrides): ResolvedSettings {
-    return resolveSettings(prompt.settings, overrides, this.config);
+    return this.named(resolveSettings(prompt.settings, overrides, this.config), prompt, overrides, getCurrentWorkflow());
+  }
+
+  /** `settings` with a `provider/model` name resolved (the agent's providers first, then the workflows'). */
+  private named(settings: ResolvedSettings, prompt: Prompt<unknown>, overrides: PromptOverrides | undefined, workflow: Workflow | undefined): ResolvedSettings {
+    if (settings.languageModel !== undefined || !isModelName(settings.model)) return settings;
+    const model = modelOfName(settings.model, this.config.providers, providersAround(workflow));
+    let byModel = this.settingsByModel.get(settings);
+    const known = byModel?.get(model);
+    if (known !== undefined) return known;
+    const bound = Object.freeze(withNamedModel(settings, settings.model, model, [prompt.settings, overrides, this.config]));
+    if (byModel === undefined) this.settingsByModel.set(settings, (byModel = new Map()));
+    byModel.set(model, bound);
+    return bound;
   }
 
   /**
@@ -213,7 +239,13 @@ export class Agent {
       throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
     }
     if (overrides !== undefined) validateOverrides(overrides, this.name);
-    const settings = overrides === undefined ? this.promptSettings(prompt) : this.resolve(prompt, overrides);
+    const workflow = getCurrentWorkflow();
+    const settings = this.named(
+      overrides === undefined ? this.promptSettings(prompt) : resolveSettings(prompt.settings, overrides, this.config),
+      prompt,
+      overrides,
+      workflow,
+    );
     reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
     // The judge, reflection passes and the plan drafter see nothing of the run they are called from.
     const fresh = startsFresh(this, prompt);
@@ -221,7 +253,6 @@ export class Agent {
     // run learns them, so whatever it stores from now on (events, logs, errors) is masked; the
     // call masks its ancestry, trajectory and cache with all the run knows (a child agent called
     // from a tool thus masks its parent's env too).
-    const workflow = getCurrentWorkflow();
     const own = callSecrets(workflow, settings.env);
     if (workflow !== undefined) addRunSecrets(workflow, own);
     const secrets = workflow === undefined ? own : runMasker(workflow);
@@ -297,6 +328,7 @@ export class Agent {
       ...(this.clientRef !== undefined ? { client: this.clientRef } : {}),
       model: this.config.model ?? AGENT_DEFAULTS.model,
       ...(this.config.pricing ? { pricing: this.config.pricing } : {}),
+      ...(this.config.providers ? { providers: this.config.providers } : {}),
     }));
   }
 

@@ -47,7 +47,9 @@ function settleRequest<T>(
   request: MessageCreateParamsNonStreaming,
   response: Message,
 ): void {
-  const key = priceKeyOf(call.pricing, provider, response.model, request.model);
+  // A feature's request to the call's own model is priced under the name the call gave it.
+  const named = provider === call.model.provider && request.model === call.settings.model ? call.settings.modelName : undefined;
+  const key = priceKeyOf(call.pricing, provider, response.model, request.model, named);
   if (call.pricing !== undefined && call.pricing[key] === undefined) call.missingPrice.note(call.tree, call.agentName, key);
   // Its input teaches the budgets as the loop's answers do (it may be the model's first request).
   learnAnsweredInput(held, response);

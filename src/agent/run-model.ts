@@ -116,7 +116,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
       bookUnreadable(call, held, provider, params, error);
       throw failedRequest(held, error, call.agentName);
     }
-    const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model);
+    const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model, call.settings.modelName);
     if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
     learnAnsweredInput(held, response);
     const turnUsage = bookedUsage(call, held, provider, params, response, priceModel);

@@ -3,6 +3,7 @@ import type { Budget } from '../types/budget.js';
 import type { Clock } from '../util/clock.js';
 import type { ErrorMergeStrategy } from './error-merge.js';
 import type { RetentionOptions } from './retention.js';
+import type { ModelProviders } from '../types/model-providers.js';
 
 /**
  * A workflow's `enableReflection` options as core carries them; the reflection layer reads them
@@ -63,4 +64,9 @@ export interface WorkflowConfig {
    * request or tool call that could pass one is refused with `BudgetExceededError`.
    */
   budget?: Budget;
+  /**
+   * Model providers by name, for every agent in this workflow's tree (child workflows included):
+   * with `{ ollama: createOpenAICompatible({...}) }`, an agent's `model: 'ollama/llama3.2'` runs on it.
+   */
+  providers?: ModelProviders;
 }

@@ -17,6 +17,7 @@ import { errorMessage } from '../util/describe.js';
 import { validateCompleteGoalOptions, validateGoalQuery } from './complete-goal-options.schema.js';
 import { COMPLETE_GOAL_DESCRIPTION, JUDGE_SYSTEM, judgeRequest } from './plan-texts.js';
 import type { LanguageModelLike } from '../agent/model/language-model.js';
+import type { ModelProviders } from '../types/model-providers.js';
 
 export interface CompleteGoalOptions {
   /** The plan file (markdown). */
@@ -35,8 +36,10 @@ export interface CompleteGoalOptions {
  */
 export interface JudgeSettings {
   client?: Anthropic;
-  /** An Anthropic model id, or an AI SDK language model (any provider). */
+  /** An Anthropic model id, a `provider/model` name, or an AI SDK language model (any provider). */
   model?: string | LanguageModelLike;
+  /** Providers for a `provider/model` name; inside a workflow, the workflow's serve too. */
+  providers?: ModelProviders;
   maxTokens?: number;
   /** Prices per model, so the judge's usage carries a cost like the worker's. */
   pricing?: Pricing;
@@ -131,10 +134,11 @@ async function judge(options: CompleteGoalOptions, goal: string, plan: string, p
 
 /** Only the keys that are set: an explicit undefined would override the agent's defaults. */
 function judgeSettings(judge: JudgeSettings): JudgeSettings {
-  const { client, model, maxTokens, pricing, enableCache, cache } = judge;
+  const { client, model, providers, maxTokens, pricing, enableCache, cache } = judge;
   return {
     ...(client ? { client } : {}),
     ...(model ? { model } : {}),
+    ...(providers ? { providers } : {}),
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(pricing ? { pricing } : {}),
     ...(enableCache !== undefined ? { enableCache } : {}),

@@ -9,6 +9,7 @@ import { defineTool, type Tool } from '../tools/tool.js';
 import { validatePlanDrafterOptions, validatePlanDraftingPaths } from './plan-drafter-options.schema.js';
 import { PLAN_DRAFTING_SYSTEM } from './plan-texts.js';
 import type { LanguageModelLike } from '../agent/model/language-model.js';
+import type { ModelProviders } from '../types/model-providers.js';
 
 export interface PlanDrafterOptions {
   name?: string;
@@ -17,8 +18,10 @@ export interface PlanDrafterOptions {
   /** The only file the drafter may write. */
   planPath: string;
   client?: Anthropic;
-  /** An Anthropic model id, or an AI SDK language model (any provider). */
+  /** An Anthropic model id, a `provider/model` name, or an AI SDK language model (any provider). */
   model?: string | LanguageModelLike;
+  /** Providers for a `provider/model` name; inside a workflow, the workflow's serve too. */
+  providers?: ModelProviders;
 }
 
 /**
@@ -55,6 +58,7 @@ export function createPlanDrafter(options: PlanDrafterOptions): Agent {
       maxTurns: 20,
       ...(options.client ? { client: options.client } : {}),
       ...(options.model ? { model: options.model } : {}),
+      ...(options.providers ? { providers: options.providers } : {}),
     }),
   );
 }

@@ -7,6 +7,7 @@ import { planWatchSchema } from './plan-watch.schema.js';
 import { pricingSchema } from './pricing.schema.js';
 import { cacheSchema, clientSchema } from './services.schema.js';
 import { trajectoryOptionsSchema } from './trajectory-options.schema.js';
+import { providersSchema } from '../../checks/providers.schema.js';
 import { budgetSchema } from '../../budgets/budget.schema.js';
 
 const agentConfigSchema = strict(
@@ -16,6 +17,7 @@ const agentConfigSchema = strict(
     client: clientSchema.optional(),
     cache: cacheSchema.optional(),
     pricing: pricingSchema.optional(),
+    providers: providersSchema.optional(),
     goalAncestry: goalAncestrySchema.optional(),
     trajectory: trajectoryOptionsSchema.optional(),
     plan: planWatchSchema.optional(),

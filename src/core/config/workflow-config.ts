@@ -5,6 +5,7 @@ import { flag, hasMethods, integer, nonEmptyText, text } from '../../checks/fiel
 import { expected } from '../../checks/leaf.js';
 import { strict } from '../../checks/object.js';
 import { received } from '../../checks/received.js';
+import { providersSchema } from '../../checks/providers.schema.js';
 import { budgetSchema } from '../../budgets/budget.schema.js';
 import { errorMergeSchema } from './error-merge.js';
 import { workflowReflectionSchema } from './workflow-reflection.js';
@@ -25,6 +26,7 @@ const workflowConfigSchema = strict(
     ).optional(),
     detached: flag.optional(),
     budget: budgetSchema.optional(),
+    providers: providersSchema.optional(),
     durable: strict(
       {
         store: expected('a RunStore (new JournalRunStore() from groundswell/durable, or new PostgresRunStore() from groundswell/postgres)', (v) =>
