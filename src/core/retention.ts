@@ -10,8 +10,9 @@ export interface RetentionOptions {
   maxLogsPerNode: number;
   /**
    * Finished step/task nodes kept per parent. Pruning runs in batches once a quarter of this (at
-   * least 16) more have piled up, and drops the oldest finished ones. Running nodes, workflow
-   * nodes and steps/tasks with a child workflow beneath them are never pruned.
+   * least 16) more have piled up, and drops the oldest finished ones, with everything beneath them
+   * (a step's child workflows too, once nothing directly beneath is running). Running nodes are
+   * never pruned.
    */
   maxChildrenPerNode: number;
 }

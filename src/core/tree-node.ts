@@ -234,6 +234,12 @@ export class TreeNode implements WorkflowNode {
     return (this.bits & PRUNED) !== 0;
   }
 
+  /** True when retention removed this node, or a node between it and `top`, from its parent's list. */
+  prunedBelow(top: TreeNode): boolean {
+    for (let node: TreeNode | null = this; node !== null && node !== top; node = node.parent) if (node.pruned) return true;
+    return false;
+  }
+
   recordEvent(event: WorkflowEvent): void {
     // Anything recorded after the node's own end follows it: that end becomes an ordinary event.
     this.keepEndAsEvent();

@@ -438,13 +438,18 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
   }
 
-  /** Drops finished children whose tree nodes were pruned; they still report to the root if they log. */
+  /**
+   * Drops finished children whose tree nodes were pruned, or hang beneath a pruned step or task of
+   * this workflow (a child spawned inside a step, a @Task's children); they still report to the
+   * root if they log.
+   */
   private forgetPrunedChildren(list: Workflow[]): void {
     let write = 0;
+    const own = this.treeNode;
     // Indexed: this runs once a batch, in a tier that may make an iterator for a for-of.
     for (let read = 0; read < list.length; read += 1) {
       const child = list[read] as Workflow;
-      if (child.treeNode.pruned) continue;
+      if (child.treeNode.prunedBelow(own)) continue;
       list[write] = child;
       write += 1;
     }

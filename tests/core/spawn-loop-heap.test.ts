@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkflow, Step, Workflow } from 'groundswell';
+import { createWorkflow, Step, Task, Workflow, type WorkflowContext } from 'groundswell';
 import { keptBytesPerItem } from '../support/kept-heap.js';
 
 const WARM_UP = 500;
@@ -50,5 +50,60 @@ describe('a parent spawning children in a loop', () => {
     ['@Step subclass children', decoratedChild],
   ])('keeps a bounded heap per finished child: %s', async (_label, make) => {
     expect(await heapPerChild(make)).toBeLessThanOrEqual(MAX_BYTES_PER_CHILD);
-  });
+    // Sized for a loaded 2-core machine: thousands of children and forced collections.
+  }, 120_000);
+});
+
+// What a daemon loop keeps per child it spawned, past retention: each shape a user writes. The
+// smallest of three late batches, so a collection that happens to run late cannot fake a leak.
+const LOOP_CHILDREN = 3_000;
+const MAX_SLOPE_BYTES = 50;
+
+/** A class workflow whose loop calls a @Task returning one child workflow per item. */
+class TaskDaemon extends Workflow<void> {
+  slope = Number.NaN;
+
+  constructor() {
+    super({ name: 'task-daemon', retention: { maxChildrenPerNode: 100 } });
+  }
+
+  @Task() async child(i: number): Promise<Workflow> {
+    return functionalChild(i);
+  }
+
+  override async run(): Promise<void> {
+    for (let i = 0; i < LOOP_CHILDREN; i += 1) await this.child(i);
+    this.slope = await keptBytesPerItem(LOOP_CHILDREN, 3, async () => {
+      for (let i = 0; i < LOOP_CHILDREN; i += 1) await this.child(i);
+    });
+  }
+}
+
+type Shape = (ctx: WorkflowContext, i: number) => Promise<unknown>;
+
+const shapes: Array<[string, Shape]> = [
+  ['a spawn directly', (ctx, i) => ctx.spawnWorkflow(functionalChild(i))],
+  ['a spawn inside ctx.step', (ctx, i) => ctx.step('tick', () => ctx.spawnWorkflow(functionalChild(i)))],
+];
+
+describe('a daemon loop past retention', () => {
+  it.each(shapes)('keeps no heap per finished child: %s', async (_label, shape) => {
+    let slope = Number.NaN;
+    const root = createWorkflow<void>({ name: 'daemon', retention: { maxChildrenPerNode: 100 } }, async (ctx) => {
+      for (let i = 0; i < LOOP_CHILDREN; i += 1) await shape(ctx, i);
+      slope = await keptBytesPerItem(LOOP_CHILDREN, 3, async () => {
+        for (let i = 0; i < LOOP_CHILDREN; i += 1) await shape(ctx, i);
+      });
+    });
+    root.addObserver({ onEvent() {} });
+    await root.run();
+    expect(slope).toBeLessThanOrEqual(MAX_SLOPE_BYTES);
+  }, 120_000);
+
+  it('keeps no heap per finished child: @Task children of a class workflow', async () => {
+    const daemon = new TaskDaemon();
+    daemon.addObserver({ onEvent() {} });
+    await daemon.run();
+    expect(daemon.slope).toBeLessThanOrEqual(MAX_SLOPE_BYTES);
+  }, 120_000);
 });
