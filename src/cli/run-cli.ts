@@ -33,6 +33,8 @@ Commands:
                                                 without a run id: list the runs
     --port <n>       the port (default: a free one; the URL is printed)
     --host <addr>    the address to bind (default 127.0.0.1: this machine only)
+    --allow-signals  let the page answer a stored run's wait: a form from the wait's schema
+                     sends the signal as \`runs signal\` does (off by default; loopback only)
 
 Store (one of):
   --store <dir>      a journal store folder
@@ -62,6 +64,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         ahead: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
+        'allow-signals': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });

@@ -13,6 +13,8 @@ import { openStore, type StoreFlags } from './open-store.js';
 export interface ViewFlags extends StoreFlags {
   readonly port?: string;
   readonly host?: string;
+  /** Lets the page send the signal a waiting run waits for (decision 0081). */
+  readonly 'allow-signals'?: boolean;
 }
 
 /** How often a running stored run is read again. */
@@ -25,8 +27,11 @@ const POLL_MS = 1_000;
 export async function viewCommand(target: string | undefined, flags: ViewFlags, io: CliIo, stop: Promise<unknown>): Promise<number> {
   const port = parsePort(flags.port);
   const fromStore = flags.store !== undefined || flags.pg !== undefined;
+  const allowSignals = flags['allow-signals'] === true;
   if (!fromStore) {
     if (target === undefined || target === '') throw new CliUsageError('Missing a run export file (or --store <dir> / --pg <url>).');
+    // A signal is stored with the run: an export file has no store to send it to.
+    if (allowSignals) throw new CliUsageError('--allow-signals needs a stored run: view --store <dir> <runId> or view --pg <url> <runId>.');
     const run = await readRunFile(target);
     const viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
     viewer.show(run);
@@ -47,14 +52,16 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
       return 0;
     }
     let running = await load(store, target);
-    viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
+    viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}), allowSignals });
     const shown = viewer;
+    const signalTo = { store, runId: target };
     const update = (tree: RunExport | undefined, live: boolean, waitingFor: ViewerWait | undefined): void => {
-      if (tree !== undefined) shown.show(tree, { live, ...(waitingFor !== undefined ? { waitingFor } : {}) });
+      if (tree !== undefined) shown.show(tree, { live, ...(waitingFor !== undefined ? { waitingFor } : {}), signalTo });
     };
     update(running.tree, running.live, running.waitingFor);
     io.out(`Viewing run ${target} at ${viewer.url}  (Ctrl+C stops)${running.live ? '; it is running: the page follows it' : ''}`);
     if (running.tree === undefined) io.out('(no tree stored yet: a run stores it when it ends, suspends or checkpoints)');
+    if (allowSignals) io.out('Signals allowed: the page can send the signal the run waits for (as `groundswell runs signal` does).');
     // A running run stores its tree as it goes: read it again until it ends.
     const poll = async (): Promise<void> => {
       if (!running.live) return;

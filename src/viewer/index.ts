@@ -6,3 +6,4 @@ export { ViewerError } from './viewer-error.js';
 export type { NodeRow } from './node-row.js';
 export type { NodeDetails } from './node-details.js';
 export type { ViewerWait } from './viewer-wait.js';
+export type { ViewerSignalTarget } from './signal-target.js';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1']);
 
 /** Whether `host` (a bind address) is a loopback address. */
-function isLoopback(host: string): boolean {
+export function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return LOOPBACK_NAMES.has(bare) || bare.endsWith('.localhost') || (isIP(bare) === 4 && bare.startsWith('127.'));
 }

@@ -9,8 +9,10 @@ import type { Unsubscribe, WorkflowObserver } from '../types/observer.js';
 import { dispatchEvent } from '../types/event-table.js';
 import type { RunExport } from '../types/serialized.js';
 import { describeValue } from '../util/describe.js';
+import { isLoopback } from './loopback-host.js';
+import type { ViewerSignalTarget } from './signal-target.js';
 import { SseClients } from './sse-clients.js';
-import type { NodesMessage, SnapshotMessage, ViewerMode } from './stream-messages.js';
+import type { NodesMessage, SignalStatus, SnapshotMessage, ViewerMode } from './stream-messages.js';
 import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
 import { ViewerError } from './viewer-error.js';
 import { ViewerModel } from './viewer-model.js';
@@ -24,6 +26,12 @@ export interface ViewerOptions {
   readonly host?: string;
   /** How often changes are sent to open pages, in milliseconds (default 100). */
   readonly batchMs?: number;
+  /**
+   * Lets the page answer a shown run's wait for a signal (default false; decision 0081): a form
+   * built from the wait's schema, sent with a per-server token. Needs a loopback `host`, and a
+   * run shown with `signalTo`.
+   */
+  readonly allowSignals?: boolean;
 }
 
 /** What `attach` needs of a workflow: any `Workflow` fits. */
@@ -39,9 +47,10 @@ export interface Viewer {
   /**
    * Shows a stored run (an export, as object or JSON text); call again with a newer export to
    * update it. `live` marks it as still running; `waitingFor` (a suspended run record's) shows
-   * what the run waits for.
+   * what the run waits for; `signalTo` (the run's store and id) is where the page's answer to
+   * that wait goes, when the viewer allows signals.
    */
-  show(run: RunExport | string, options?: { readonly live?: boolean; readonly waitingFor?: ViewerWait }): void;
+  show(run: RunExport | string, options?: { readonly live?: boolean; readonly waitingFor?: ViewerWait; readonly signalTo?: ViewerSignalTarget }): void;
   /** Ends every open page's stream and stops the server. */
   close(): Promise<void>;
 }
@@ -54,7 +63,7 @@ const MAX_TOUCHED = 500;
  * or show a stored run.
  */
 export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> {
-  const { port = 0, host = '127.0.0.1', batchMs = 100 } = checkOptions(options);
+  const { port = 0, host = '127.0.0.1', batchMs = 100, allowSignals = false } = checkOptions(options);
   const model = new ViewerModel();
   const clients = new SseClients();
   let mode: ViewerMode = 'empty';
@@ -63,11 +72,17 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
   let touchedAll = false;
   let wait: ViewerWait | null = null;
   let waitChanged = false;
+  let signalTo: ViewerSignalTarget | null = null;
+  let answered: string | null = null;
   const setWait = (next: ViewerWait | null): void => {
+    // The same wait shown again (a newer export) keeps its answer; another wait has none yet.
+    if (next?.name !== wait?.name || next?.since !== wait?.since) answered = null;
     wait = next;
     waitChanged = true;
     dirty = true;
   };
+  const signals = (): SignalStatus => ({ open: allowSignals && signalTo !== null, answered });
+  let listeningPort = 0;
   const detachers = new Set<Unsubscribe>();
 
   const flush = (): void => {
@@ -79,16 +94,28 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const waitSent = waitChanged;
     waitChanged = false;
     if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
-    clients.send(SseClients.message('nodes', { ...changes, mode, wait, touched: touchedIds } satisfies NodesMessage));
+    clients.send(SseClients.message('nodes', { ...changes, mode, wait, signals: signals(), touched: touchedIds } satisfies NodesMessage));
   };
   const state: ViewerState = {
     model,
     clients,
     boundHost: host,
     nonce: randomBytes(16).toString('base64'),
+    signals: allowSignals
+      ? {
+          token: randomBytes(32).toString('base64url'),
+          port: () => listeningPort,
+          target: () => signalTo,
+          answered: (message) => {
+            answered = message;
+            waitChanged = true;
+            dirty = true;
+          },
+        }
+      : null,
     snapshotMessage: () => {
       if (dirty) flush();
-      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait } satisfies SnapshotMessage);
+      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait, signals: signals() } satisfies SnapshotMessage);
     },
     flushIfDirty: () => {
       if (dirty) flush();
@@ -123,6 +150,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     throw error;
   });
   const address = server.address() as AddressInfo;
+  listeningPort = address.port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}/`;
 
   return {
@@ -134,6 +162,8 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       }
       model.setRoot(root.node);
       mode = 'live';
+      // A live workflow's store is not known here: its wait is shown, not answered.
+      signalTo = null;
       setWait(null);
       touchedAll = true;
       const unsubscribe = root.addObserver({
@@ -165,6 +195,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       }
       model.setRoot(root);
       mode = showOptions?.live === true ? 'live' : 'stored';
+      signalTo = checkTarget(showOptions?.signalTo);
       setWait(showOptions?.waitingFor ?? null);
       touchedAll = true;
     },
@@ -195,9 +226,9 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 function checkOptions(options: ViewerOptions): ViewerOptions {
   if (typeof options !== 'object' || options === null) throw new UsageError(`serveViewer options must be an object, got ${describeValue(options)}.`);
-  const known = new Set(['port', 'host', 'batchMs']);
+  const known = new Set(['port', 'host', 'batchMs', 'allowSignals']);
   for (const key of Object.keys(options)) if (!known.has(key)) throw new UsageError(`serveViewer options has an unknown key "${key}".`);
-  const { port, host, batchMs } = options;
+  const { port, host, batchMs, allowSignals } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
     throw new UsageError(`serveViewer options.port must be an integer from 0 to 65535, got ${describeValue(port)}.`);
   }
@@ -205,5 +236,18 @@ function checkOptions(options: ViewerOptions): ViewerOptions {
   if (batchMs !== undefined && (!Number.isInteger(batchMs) || batchMs < 10 || batchMs > 60_000)) {
     throw new UsageError(`serveViewer options.batchMs must be an integer from 10 to 60000, got ${describeValue(batchMs)}.`);
   }
+  if (allowSignals !== undefined && typeof allowSignals !== 'boolean') throw new UsageError(`serveViewer options.allowSignals must be a boolean, got ${describeValue(allowSignals)}.`);
+  // Sending is an action on the run: only this machine may take it.
+  if (allowSignals === true && host !== undefined && !isLoopback(host)) {
+    throw new UsageError(`serveViewer options.allowSignals needs a loopback host (127.0.0.1, ::1 or localhost), got "${host}".`);
+  }
   return options;
+}
+
+function checkTarget(target: ViewerSignalTarget | undefined): ViewerSignalTarget | null {
+  if (target === undefined) return null;
+  if (typeof target !== 'object' || target === null || typeof target.runId !== 'string' || typeof target.store?.putSignal !== 'function') {
+    throw new UsageError(`viewer.show options.signalTo must be { store, runId }, got ${describeValue(target)}.`);
+  }
+  return target;
 }

@@ -25,15 +25,25 @@ export interface TreeChanges {
   readonly removed: string[];
 }
 
+/** Whether the page may answer the shown wait, and what the server said once one was answered (decision 0081). */
+export interface SignalStatus {
+  /** The viewer was started with `allowSignals` and the shown run has a store to send to. */
+  readonly open: boolean;
+  /** The answer to the signal a page sent for this wait; null until one is stored. */
+  readonly answered: string | null;
+}
+
 /** What a page gets first: the tree as of now. */
 export interface SnapshotMessage extends TreeSnapshot {
   readonly mode: ViewerMode;
   readonly wait: ViewerWait | null;
+  readonly signals: SignalStatus;
 }
 
 /** A batch: the rows that changed, and which nodes had news (null: any may have). */
 export interface NodesMessage extends TreeChanges {
   readonly mode: ViewerMode;
   readonly wait: ViewerWait | null;
+  readonly signals: SignalStatus;
   readonly touched: readonly string[] | null;
 }

@@ -2,6 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportRun } from '../debugger/run-export.js';
 import { isAllowedHost } from './loopback-host.js';
 import { nodeDetails } from './node-details.js';
+import { hasBody, readBody, TOO_LARGE } from './request-body.js';
+import { answerSignal, type SignalGate } from './signal-endpoint.js';
+import { SIGNAL_PATH } from './signal-names.js';
 import { SseClients } from './sse-clients.js';
 import type { ViewerModel } from './viewer-model.js';
 import { viewerPage } from './viewer-page.js';
@@ -13,6 +16,8 @@ export interface ViewerState {
   readonly boundHost: string;
   /** A fresh random value per server: the page's only allowed script and style (CSP). */
   readonly nonce: string;
+  /** Set when the viewer was started with `allowSignals`: the page may answer a wait. */
+  readonly signals: SignalGate | null;
   /** The snapshot message a new page gets first (after bringing the model up to date). */
   snapshotMessage(): string;
   /** Brings the model up to date when events arrived since the last batch (sending that batch). */
@@ -28,12 +33,44 @@ const SECURITY_HEADERS = {
 
 /**
  * Routes: GET / (the page), /api/run (the export), /api/tree (rows), /api/events (SSE),
- * /api/node/:id (one node's details). No CORS headers: other origins cannot read any of it.
+ * /api/node/:id (one node's details), POST /api/signal (answer the wait; decision 0081). No CORS
+ * headers: other origins cannot read any of it.
  */
 export function handleViewerRequest(state: ViewerState, req: IncomingMessage, res: ServerResponse): void {
   res.on('error', () => undefined);
+  if (!hasBody(req)) {
+    route(state, req, res, Buffer.alloc(0));
+    return;
+  }
+  // Read (bounded) before answering, whatever the route: unread bytes would reset a kept-alive connection.
+  readBody(req).then(
+    (body) => {
+      if (body !== TOO_LARGE) {
+        try {
+          route(state, req, res, body);
+        } catch {
+          send(res, 400, 'text/plain; charset=utf-8', 'Bad request.\n');
+        }
+        return;
+      }
+      res.shouldKeepAlive = false;
+      send(res, 413, 'text/plain; charset=utf-8', 'Payload too large.\n');
+    },
+    () => res.destroy(),
+  );
+}
+
+function route(state: ViewerState, req: IncomingMessage, res: ServerResponse, body: Buffer): void {
   if (!isAllowedHost(req.headers.host, state.boundHost)) {
     send(res, 403, 'text/plain; charset=utf-8', 'Forbidden: this viewer answers only requests addressed to its loopback host.\n');
+    return;
+  }
+  const path = new URL(req.url ?? '/', 'http://viewer.invalid').pathname;
+  if (path === SIGNAL_PATH && req.method === 'POST') {
+    answerSignal(state.signals, req, body).then(
+      (answer) => sendJson(res, answer.status, answer.body),
+      (error: unknown) => sendJson(res, 500, { error: `Sending the signal failed: ${error instanceof Error ? error.message : String(error)}` }),
+    );
     return;
   }
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -41,11 +78,10 @@ export function handleViewerRequest(state: ViewerState, req: IncomingMessage, re
     send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed.\n');
     return;
   }
-  const path = new URL(req.url ?? '/', 'http://viewer.invalid').pathname;
   if (path === '/' || path === '/index.html') {
     const csp = `default-src 'none'; script-src 'nonce-${state.nonce}'; style-src 'nonce-${state.nonce}'; connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
     res.setHeader('Content-Security-Policy', csp);
-    send(res, 200, 'text/html; charset=utf-8', viewerPage(state.nonce));
+    send(res, 200, 'text/html; charset=utf-8', viewerPage(state.nonce, state.signals?.token));
     return;
   }
   if (path === '/api/events') {

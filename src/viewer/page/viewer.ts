@@ -5,13 +5,14 @@
  */
 import type { NodeDetails } from '../node-details.js';
 import type { NodeRow } from '../node-row.js';
-import type { NodesMessage, SnapshotMessage, ViewerMode } from '../stream-messages.js';
+import type { NodesMessage, SignalStatus, SnapshotMessage, ViewerMode } from '../stream-messages.js';
 import type { ViewerWait } from '../viewer-wait.js';
 import type { WorkflowStatus } from '../../types/status.js';
 import { showDetails, showMissing } from './details-view.js';
 import { add, byId, el } from './dom.js';
-import { durationOf, fmtCost, fmtMs, fmtTok, pretty, REPLAYED_NOTE, time, usageText } from './format.js';
+import { durationOf, fmtCost, fmtMs, fmtTok, REPLAYED_NOTE, usageText } from './format.js';
 import { nodes, parentOf, remove, upsert, type PageNode } from './tree-model.js';
+import { showWait } from './wait-banner.js';
 
 const ROW_H = 24;
 const OPEN_DEPTH = 3;
@@ -42,6 +43,7 @@ interface RowView {
 
 let rootId: string | null = null;
 let wait: ViewerWait | null = null;
+let signals: SignalStatus = { open: false, answered: null };
 let mode: ViewerMode = 'empty';
 let selected: string | null = null;
 /** The shown details have a budget: work below the node changes its standing, holds without an event. */
@@ -183,30 +185,7 @@ function header(): void {
   const ended = shown === 'live' && root && FINISHED.has(root.row.status) ? root.row.status : null;
   pill.className = 'pill ' + (ended !== null ? 'ended' : shown);
   pill.textContent = ended ?? (shown === 'empty' ? 'no run yet' : shown);
-  showWait();
-}
-
-function showWait(): void {
-  const box = byId('wait');
-  if (!wait) {
-    box.hidden = true;
-    box.replaceChildren();
-    return;
-  }
-  const line = el(
-    'div',
-    '',
-    '\u23F8 Waiting for signal \u201C' + wait.name + '\u201D since ' + time(wait.since) + (typeof wait.timeoutAt === 'number' ? ' (times out at ' + time(wait.timeoutAt) + ')' : ''),
-  );
-  line.id = 'wait-line';
-  const out: HTMLElement[] = [line];
-  if (wait.schema !== undefined) {
-    const schema = el('pre', '', pretty(wait.schema));
-    schema.id = 'wait-schema';
-    out.push(el('div', 'muted', 'the signal\u2019s value must fit this schema'), schema);
-  }
-  box.replaceChildren(...out);
-  box.hidden = false;
+  showWait(wait, signals);
 }
 
 // ---- selection and details (fetched on demand, never all at once) ----
@@ -334,6 +313,7 @@ stream.addEventListener('snapshot', (e) => {
   rootId = d.rootId;
   mode = d.mode;
   wait = d.wait || null;
+  signals = d.signals;
   d.rows.forEach(upsert);
   if (selected === null) openLinked();
   rebuild();
@@ -349,6 +329,7 @@ stream.addEventListener('nodes', (e) => {
   rootId = d.rootId;
   mode = d.mode;
   wait = d.wait || null;
+  signals = d.signals;
   rebuild();
   if (selected !== null && (d.touched === null || d.touched.indexOf(selected) >= 0 || d.upserted.some((r) => r.id === selected))) loadDetails();
 });
