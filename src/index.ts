@@ -104,6 +104,9 @@ export { progressDisplay } from './progress/progress-display.js';
 export type { ProgressDisplay, ProgressDisplayOptions, ProgressStream } from './progress/progress-display.js';
 
 export { GroundswellError, UsageError } from './errors/groundswell-error.js';
+// Thrown when a call has MCP servers but the optional MCP SDK is not installed;
+// here, not in groundswell/mcp, because that entry cannot load without the SDK.
+export { McpSdkMissingError } from './mcp/mcp-sdk-missing-error.js';
 export { MergedWorkflowError, RunSuspendedError, WorkflowCancelledError, WorkflowError } from './errors/workflow-error.js';
 export type { WorkflowErrorDetails } from './errors/workflow-error.js';
 export { isRetryable, isSuspension, isWorkflowError } from './errors/predicates.js';

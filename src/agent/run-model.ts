@@ -44,7 +44,7 @@ async function withTools<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   const connections: McpConnection[] = [];
   try {
     if (call.settings.mcps.length > 0) {
-      const { connectMcp } = await loadMcpRuntime();
+      const { connectMcp } = await loadMcpRuntime(call.settings.mcps.map((server) => server.name));
       for (const server of call.settings.mcps) {
         const started = call.tree.now();
         const connection = await connectMcp(server, { env: call.settings.env, signal: call.tree.signal, clientName: call.agentName });

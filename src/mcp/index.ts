@@ -1,6 +1,8 @@
 // `groundswell/mcp`: the MCP client API. A separate entry so the root's types never reference
 // @modelcontextprotocol/sdk (whose declarations fail CommonJS projects under `node16`) and
 // importing `groundswell` never loads the SDK. Agents take `mcps` without importing this entry.
+// The SDK is an optional peer: this entry loads it on import, so it needs it installed (its types
+// do not: they are declared by shape).
 export { MCP_SERVER_NAME, validateMcpConfig } from './mcp-config.js';
 export type { InProcessMcpServerConfig, McpServerConfig, McpServerLike, StdioMcpServerConfig } from './mcp-config.js';
 export { mcpIdentity } from './mcp-identity.js';

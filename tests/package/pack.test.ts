@@ -5,11 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declarationClosure } from './declaration-closure.js';
 import { ensureFreshDist, publishedFiles } from './fresh-dist.js';
-import { missingPrerequisites } from './pack-prerequisites.js';
+import { APP_PACKAGES, missingPrerequisites, optionalPeers } from './pack-prerequisites.js';
 import { runProcess, type ProcessOutput } from './run-process.js';
-import { packAndInstall, type ScratchInstall } from './scratch-install.js';
+import { installTarball, packAndInstall, type ScratchInstall } from './scratch-install.js';
 import {
   TYPESCRIPT_7_ENTRIES,
+  writeLeanProject,
   writeProjects,
   writeTypeScript7Projects,
   type ProjectId,
@@ -73,6 +74,12 @@ async function compileAndRun(project: TsProject): Promise<string> {
   return outputs.map((output) => output.stdout).join('\n');
 }
 
+/** Type-checks a `noEmit` project; resolves with the files in its program, one a line. */
+async function listProgram(dir: string): Promise<string> {
+  const output = await timed('tsc lean', () => runProcess(process.execPath, [tsc, '-p', dir, '--listFiles'], { cwd: dir, label: 'tsc (lean app)' }));
+  return output.stdout;
+}
+
 type TypeScript7Outcome = { skipped: string } | { version: string; files: readonly string[] };
 
 /** One project's TypeScript 7 check; an unreachable registry is a skip unless this run requires it. */
@@ -91,6 +98,7 @@ async function checkWithTypeScript7(install: Promise<TypeScript7>, id: TypeScrip
 
 describe.skipIf(skip)('the packed package', () => {
   let scratch: string | undefined;
+  let lean: string | undefined;
   let install: ScratchInstall | undefined;
   const jobs = new Map<string, Promise<Settled>>();
   const typeScript7Jobs = new Map<TypeScript7ProjectId, Promise<Settled<TypeScript7Outcome>>>();
@@ -109,6 +117,13 @@ describe.skipIf(skip)('the packed package', () => {
     }
     for (const [id, project] of Object.entries(projects)) jobs.set(id, settle(compileAndRun(project)));
 
+    // The lean install gets its own folder: Node and tsc must not find the full install's packages above it.
+    lean = mkdtempSync(join(tmpdir(), 'groundswell-lean-'));
+    await installTarball(root, install.tarball, lean, { without: optionalPeers(root), extra: APP_PACKAGES });
+    const app = writeLeanProject(lean, fixtures);
+    for (const file of app.runs) jobs.set(`lean ${file}`, settle(runNode(file, app.dir).then((output) => output.stdout)));
+    jobs.set('lean tsc', settle(listProgram(app.dir)));
+
     const typeScript7 = installTypeScript7(root).then((compiler) => {
       timings.push(`typescript@${TYPESCRIPT_7} ${compiler.cached ? 'cached' : 'installed'} ${(compiler.installMs / 1000).toFixed(1)}s`);
       return compiler;
@@ -121,7 +136,7 @@ describe.skipIf(skip)('the packed package', () => {
 
   afterAll(() => {
     console.log(`pack test ${((performance.now() - started) / 1000).toFixed(1)}s: ${timings.join(', ')}`);
-    if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+    for (const dir of [scratch, lean]) if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
   it('packs every file package.json points at, and no sources', () => {
@@ -174,6 +189,20 @@ describe.skipIf(skip)('the packed package', () => {
 
   it('requiring groundswell and running a workflow does not load zod (CommonJS)', async () => {
     expect(await outcome(jobs.get('no-zod.cjs'))).toContain('no zod (cjs)');
+  }, TIMEOUT);
+
+  it('without the optional peers (npm leaves them out), an app on a local model runs an agent call; one with MCP servers says to install the SDK (ESM)', async () => {
+    expect(await outcome(jobs.get('lean local-model.mjs'))).toContain('local model without the MCP SDK ok (esm)');
+  }, TIMEOUT);
+
+  it('without the optional peers, the same from CommonJS, whose build requires the MCP runtime', async () => {
+    expect(await outcome(jobs.get('lean local-model.cjs'))).toContain('local model without the MCP SDK ok (cjs)');
+  }, TIMEOUT);
+
+  it('without the MCP SDK, a strict project (skipLibCheck off) using groundswell and groundswell/mcp types type-checks', async () => {
+    const files = (await outcome(jobs.get('lean tsc'))).split('\n').map((line) => line.trim().replaceAll('\\', '/'));
+    expect(files.filter((file) => file.endsWith('/node_modules/groundswell/dist/mcp.d.ts'))).toHaveLength(1);
+    expect(files.filter((file) => file.includes('@modelcontextprotocol'))).toEqual([]);
   }, TIMEOUT);
 
   it('TypeScript node16: an ESM and a CommonJS project type-check and run a decorated workflow', async () => {

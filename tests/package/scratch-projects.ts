@@ -124,3 +124,25 @@ export function writeTypeScript7Projects(scratch: string, fixtures: string): Rec
     bundler: { label: 'TypeScript 7, moduleResolution bundler', dir: write('ts7-bundler', { module: 'esnext', moduleResolution: 'bundler' }) },
   };
 }
+
+/** The app of the lean install (no optional peers): its runtime fixtures and a type-only project. */
+export interface LeanProject {
+  readonly dir: string;
+  /** Run with node in `dir`. */
+  readonly runs: readonly string[];
+}
+
+/**
+ * An app on a local model as npm installs it (optional peers, the MCP SDK among them, left out):
+ * `<lean>/app`, beside `<lean>/node_modules`. Its tsconfig is strict with library checking on, so
+ * the package's declarations must not need the SDK.
+ */
+export function writeLeanProject(lean: string, fixtures: string): LeanProject {
+  const dir = join(lean, 'app');
+  copyFixtures(join(fixtures, 'lean'), dir, ['app.ts', 'local-model.mjs', 'local-model.cjs', 'local-model-checks.cjs'], 'module');
+  writeJson(join(dir, 'tsconfig.json'), {
+    compilerOptions: { ...COMMON, noEmit: true, skipLibCheck: false, module: 'nodenext', moduleResolution: 'nodenext', target: 'ES2022' },
+    files: ['app.ts'],
+  });
+  return { dir, runs: ['local-model.mjs', 'local-model.cjs'] };
+}

@@ -165,6 +165,6 @@ async function stored<T>(
 
 /** Reading in-process servers' tool schemas takes the MCP SDK, so it is loaded only for calls with servers. */
 async function mcpKeyParts(servers: readonly McpServerConfig[]): Promise<McpKeyPart[]> {
-  const { mcpIdentity } = await loadMcpRuntime();
+  const { mcpIdentity } = await loadMcpRuntime(servers.map((server) => server.name));
   return servers.map((server) => ({ name: server.name, identity: mcpIdentity(server) }));
 }
