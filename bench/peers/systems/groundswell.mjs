@@ -1,6 +1,6 @@
 // groundswell: one root workflow of STEPS ctx.step calls, durable on the journal store (default
 // fsync policy `checkpoints`, or `every-record`) or on PostgreSQL (PostgresRunStore's defaults:
-// every write committed synchronously).
+// every write committed synchronously; `fsync: 'checkpoints'` as info).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,8 +16,10 @@ if (VARIANT === 'journal' || VARIANT === 'journal-every-record') {
   // here: the temp folder of the machine); PEERS_JOURNAL_DIR picks another.
   dir = mkdtempSync(join(process.env.PEERS_JOURNAL_DIR ?? tmpdir(), 'gs-peers-'));
   store = new JournalRunStore(VARIANT === 'journal' ? { dir } : { dir, fsync: 'every-record' });
-} else if (VARIANT === 'postgres') {
-  store = new PostgresRunStore({ connection: DATABASE_URL });
+} else if (VARIANT === 'postgres' || VARIANT === 'postgres-checkpoints') {
+  // Info beside the default: `checkpoints` commits steps asynchronously (runs, leases and
+  // signals stay synchronous), like LangGraph's 'async' and the asynchronous INSERT floor.
+  store = new PostgresRunStore(VARIANT === 'postgres' ? { connection: DATABASE_URL } : { connection: DATABASE_URL, fsync: 'checkpoints' });
   await store.migrate();
 } else {
   throw new Error(`unknown variant ${VARIANT}`);
