@@ -21,16 +21,23 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** dist/ as `npm run build` makes it, rebuilt when missing or older than any file in src/. */
-export function ensureDist(): void {
-  let built = 0;
+/** What dist/ is built from besides src/: a changed dependency or build setting changes the bundle too. */
+const BUILD_INPUTS = ['package.json', 'package-lock.json', 'tsup.config.ts'] as const;
+
+function mtimeOrZero(path: string): number {
   try {
-    built = statSync(DIST_ENTRY).mtimeMs;
+    return statSync(path).mtimeMs;
   } catch {
-    built = 0;
+    return 0;
   }
-  if (built > newestMtime(join(ROOT, 'src'))) return;
-  console.log(`(dist/ ${built === 0 ? 'missing' : 'older than src/'}: running npm run build first)`);
+}
+
+/** dist/ as `npm run build` makes it, rebuilt when missing or older than any file in src/ or any build input. */
+export function ensureDist(): void {
+  const built = mtimeOrZero(DIST_ENTRY);
+  const inputs = Math.max(newestMtime(join(ROOT, 'src')), ...BUILD_INPUTS.map((file) => mtimeOrZero(join(ROOT, file))));
+  if (built > inputs) return;
+  console.log(`(dist/ ${built === 0 ? 'missing' : `older than src/ or ${BUILD_INPUTS.join(', ')}`}: running npm run build first)`);
   const result = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8', shell: process.platform === 'win32' });
   if (result.status !== 0) throw new Error(`bench: npm run build failed\n${result.stdout}\n${result.stderr}`);
 }

@@ -160,6 +160,8 @@ export interface RatioResult {
   ratio: number;
   /** The target: ratio ≤ limit. */
   limit: number;
+  /** Why the gate could not be measured (no PostgreSQL, the workload threw): it counts as NOT RUN, never as a pass. */
+  notRun?: string;
 }
 
 export const ratioResults: RatioResult[] = [];
@@ -168,6 +170,21 @@ export const ratioResults: RatioResult[] = [];
 export function recordRatio(workload: string, measurement: string, ratio: number, limit: number): string {
   ratioResults.push({ workload, measurement, ratio, limit });
   return verdict(ratio, limit);
+}
+
+/** Records a gate that could not run, so it is counted rather than left out; returns "NOT RUN". */
+export function recordNotRun(workload: string, measurement: string, limit: number, reason: string): string {
+  ratioResults.push({ workload, measurement, ratio: Number.NaN, limit, notRun: reason });
+  return 'NOT RUN';
+}
+
+/**
+ * A recorded gate's status: NOT RUN, else PASS/MISS. A ratio that is not a number misses: NaN
+ * crosses the child process boundary as JSON null, and `null <= limit` would read as a pass.
+ */
+export function gateStatus(result: RatioResult): 'PASS' | 'MISS' | 'NOT RUN' {
+  if (typeof result.notRun === 'string') return 'NOT RUN';
+  return typeof result.ratio === 'number' && Number.isFinite(result.ratio) && result.ratio <= result.limit ? 'PASS' : 'MISS';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -219,7 +236,7 @@ export function fmtX(ratio: number): string {
   return `${fixed2(ratio)}x`;
 }
 
-/** "PASS"/"MISS" for a ≤ target; never changes the exit code. */
+/** "PASS"/"MISS" for a ≤ target (absolute info cells use it too; only recorded gates set the exit code). */
 export function verdict(value: number, limit: number): string {
   return value <= limit ? 'PASS' : 'MISS';
 }

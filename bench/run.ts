@@ -5,21 +5,27 @@
  * same process (floors.ts), because these machines are noisy; absolute targets are printed as
  * info. Each workload runs in a fresh process of its own (this file, with GROUNDSWELL_BENCH_ONE
  * naming it), so one workload's heap, compiled code and promise hooks never weigh on the next.
- * PASS/MISS never changes the exit code.
+ * A gate that could not run (no PostgreSQL, a workload that threw) prints as NOT RUN and counts:
+ * the exit code is 1 when any gate missed or did not run; `--explore` (or GROUNDSWELL_BENCH_EXPLORE=1)
+ * always exits 0, for exploring.
  */
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { assertBuiltPackage, ensureDist } from './built-package.js';
-import { elapsedNs, environment, fmtX, GC_AVAILABLE, now, ratioResults, section, table, verdict, type RatioResult } from './harness.js';
+import { elapsedNs, environment, fmtX, GC_AVAILABLE, gateStatus, now, ratioResults, recordNotRun, section, table, type RatioResult } from './harness.js';
 
 const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13'] as const;
 type Workload = (typeof ALL)[number];
 const ALIASES: Record<string, Workload> = { IMPORT: 'W8' };
 
+const EXPLORE_FLAG = '--explore';
+/** Exploring: print everything, exit 0 whatever missed. */
+const EXPLORE = process.argv.includes(EXPLORE_FLAG) || process.env.GROUNDSWELL_BENCH_EXPLORE === '1';
+
 function selected(): Set<Workload> {
-  const args = process.argv.slice(2).filter((arg) => arg !== '--');
+  const args = process.argv.slice(2).filter((arg) => arg !== '--' && arg !== EXPLORE_FLAG);
   if (args.length === 0) return new Set(ALL);
   const chosen = new Set<Workload>();
   for (const arg of args) {
@@ -51,15 +57,19 @@ async function runEach(run: Set<Workload>): Promise<void> {
       'are the loop without AsyncLocalStorage, measured before any workflow or floor switched on its promise hooks.',
   );
   for (const workload of run) {
-    const ratios = await inItsOwnProcess(workload);
-    if (ratios === undefined) console.log(`\n${workload}: FAILED, no ratios (its output is above)`);
-    else ratioResults.push(...ratios);
+    const { ratios, code } = await inItsOwnProcess(workload);
+    if (ratios !== undefined) ratioResults.push(...ratios);
+    else {
+      // It died before reporting: whatever it gates is counted, not left out of the table.
+      console.log(`\n${workload}: FAILED, no ratios (its output is above)`);
+      recordNotRun(workload, 'every gate of the workload', Number.NaN, `its process exited with ${code ?? 'a signal'} before reporting`);
+    }
   }
   summary(start);
 }
 
-/** Runs `workload` in a child process, its output passed through as it comes; resolves to its ratios. */
-function inItsOwnProcess(workload: Workload): Promise<RatioResult[] | undefined> {
+/** Runs `workload` in a child process, its output passed through as it comes; resolves to its ratios and exit code. */
+function inItsOwnProcess(workload: Workload): Promise<{ ratios: RatioResult[] | undefined; code: number | null }> {
   const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
     env: { ...process.env, [ONE]: workload },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -69,7 +79,7 @@ function inItsOwnProcess(workload: Workload): Promise<RatioResult[] | undefined>
     if (line.startsWith(RATIOS_LINE)) ratios = JSON.parse(line.slice(RATIOS_LINE.length)) as RatioResult[];
     else console.log(line);
   });
-  return new Promise((resolve) => child.on('close', () => resolve(ratios)));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ ratios, code })));
 }
 
 /**
@@ -110,17 +120,28 @@ const RUNNERS: Record<Exclude<Workload, 'W1' | 'W2' | 'W3'>, () => Promise<() =>
 };
 
 function summary(start: bigint): void {
-  section('Ratio targets (status = ratio ≤ target)');
+  section('Ratio targets (status = ratio ≤ target; NOT RUN = could not be measured, counted as a failure)');
   console.log(
     table(
       ['workload', 'measurement', 'ratio', 'target', 'status'],
-      ratioResults.map((r) => [r.workload, r.measurement, fmtX(r.ratio), `≤ ${fmtX(r.limit)}`, verdict(r.ratio, r.limit)]),
+      ratioResults.map((r) => [
+        r.workload,
+        r.notRun === undefined ? r.measurement : `${r.measurement} (${r.notRun})`,
+        r.notRun === undefined ? fmtX(r.ratio) : '-',
+        !Number.isFinite(r.limit) ? '-' : `≤ ${fmtX(r.limit)}`,
+        gateStatus(r),
+      ]),
       ['left', 'left', 'right', 'right', 'left'],
     ),
   );
-  const missed = ratioResults.filter((r) => r.ratio > r.limit).length;
-  console.log(`  ${ratioResults.length - missed} PASS, ${missed} MISS`);
+  const count = (status: ReturnType<typeof gateStatus>): number => ratioResults.filter((r) => gateStatus(r) === status).length;
+  const failed = count('MISS') + count('NOT RUN');
+  console.log(`  ${count('PASS')} PASS, ${count('MISS')} MISS, ${count('NOT RUN')} NOT RUN`);
   console.log(`\ntotal bench time ${(elapsedNs(start) / 1e9).toFixed(1)} s, load average at end: ${load()}`);
+  if (failed > 0 && !EXPLORE) {
+    console.log(`exit code 1: ${failed} gate(s) missed or did not run (${EXPLORE_FLAG} exits 0)`);
+    process.exitCode = 1;
+  }
 }
 
 const one = process.env[ONE];
@@ -129,6 +150,13 @@ if (one === undefined) {
   await runEach(selected());
 } else {
   assertBuiltPackage();
-  await runWorkload(one as Workload);
+  try {
+    await runWorkload(one as Workload);
+  } catch (error) {
+    // The gates it recorded before throwing still count; the rest are counted as NOT RUN.
+    console.log(`\n${one}: THREW ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    recordNotRun(one, 'the gates after the point it threw', Number.NaN, `threw: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
   console.log(RATIOS_LINE + JSON.stringify(ratioResults));
 }
