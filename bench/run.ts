@@ -1,6 +1,6 @@
 /**
  * Entry point: `npm run bench` (tsx with --expose-gc) runs every workload; `npm run bench -- W1 W5`
- * runs only those (names case-insensitive; `import` = W8). Prints one plain-text table per
+ * runs only those (names case-insensitive; `import` = W8, `cold` = W14). Prints one plain-text table per
  * workload, then every ratio against its target. Targets are ratios to a floor measured in the
  * same process (floors.ts), because these machines are noisy; absolute targets are printed as
  * info. Each workload runs in a fresh process of its own (this file, with GROUNDSWELL_BENCH_ONE
@@ -16,9 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { assertBuiltPackage, ensureDist } from './built-package.js';
 import { elapsedNs, environment, fmtX, GC_AVAILABLE, gateStatus, now, ratioResults, recordNotRun, section, table, type RatioResult } from './harness.js';
 
-const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13'] as const;
+const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13', 'W14'] as const;
 type Workload = (typeof ALL)[number];
-const ALIASES: Record<string, Workload> = { IMPORT: 'W8' };
+const ALIASES: Record<string, Workload> = { IMPORT: 'W8', COLD: 'W14' };
 
 const EXPLORE_FLAG = '--explore';
 /** Exploring: print everything, exit 0 whatever missed. */
@@ -31,7 +31,7 @@ function selected(): Set<Workload> {
   for (const arg of args) {
     const name = ALIASES[arg.toUpperCase()] ?? arg.toUpperCase();
     if (!(ALL as readonly string[]).includes(name)) {
-      console.error(`unknown workload "${arg}"; choose from ${ALL.join(', ')} (or "import" for W8)`);
+      console.error(`unknown workload "${arg}"; choose from ${ALL.join(', ')} (or "import" for W8, "cold" for W14)`);
       process.exit(2);
     }
     chosen.add(name as Workload);
@@ -117,6 +117,7 @@ const RUNNERS: Record<Exclude<Workload, 'W1' | 'W2' | 'W3'>, () => Promise<() =>
   W11: async () => (await import('./w11-viewer.js')).runW11,
   W12: async () => (await import('./w12-provider-overhead.js')).runW12,
   W13: async () => (await import('./w13-budget-overhead.js')).runW13,
+  W14: async () => (await import('./w14-cold-first-call.js')).runW14,
 };
 
 function summary(start: bigint): void {

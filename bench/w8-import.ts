@@ -8,11 +8,9 @@
  * Target: ≤ 1.5× bare Node in both time and memory.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DIST_ENTRY, ensureDist, ROOT } from './built-package.js';
+import { loadedFrom, resolvedUrls } from './resolved-urls.js';
 import { elapsedNs, fixed1, fmtBytes, fmtMs, fmtX, median, now, recordRatio, section, table } from './harness.js';
 
 const RUNS = 11;
@@ -67,23 +65,9 @@ async function sample(variant: Variant): Promise<Sample> {
 }
 
 /** The SDK modules a variant's code resolved, recorded by a resolve hook in a separate run. */
-async function sdksLoaded(variant: Variant, dir: string): Promise<string[]> {
-  const log = join(dir, 'resolved.txt');
-  writeFileSync(log, '');
-  const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    `import { appendFileSync } from 'node:fs';\n` +
-      `export async function resolve(specifier, context, next) {\n` +
-      `  const result = await next(specifier, context);\n` +
-      `  appendFileSync(${JSON.stringify(log)}, result.url + '\\n');\n` +
-      `  return result;\n}\n`,
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  await runChild(['--import', pathToFileURL(register).href, ...argsFor(variant)]);
-  const urls = readFileSync(log, 'utf8').split('\n');
-  return SDKS.filter((sdk) => urls.some((url) => url.includes(`/node_modules/${sdk}/`)));
+async function sdksLoaded(variant: Variant): Promise<string[]> {
+  const urls = await resolvedUrls(argsFor(variant));
+  return SDKS.filter((sdk) => loadedFrom(urls, `${sdk}/`));
 }
 
 export async function runW8(): Promise<void> {
@@ -107,13 +91,8 @@ export async function runW8(): Promise<void> {
       if (round >= WARMUP) samples[index]?.push(s);
     }
   }
-  const dir = mkdtempSync(join(tmpdir(), 'gs-bench-import-'));
   const loaded: string[][] = [];
-  try {
-    for (const variant of variants) loaded.push(await sdksLoaded(variant, dir));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const variant of variants) loaded.push(await sdksLoaded(variant));
 
   const wall = samples.map((list) => median(list.map((s) => s.wallNs)));
   const rss = samples.map((list) => median(list.map((s) => s.maxRssBytes)));

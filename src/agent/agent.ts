@@ -33,6 +33,7 @@ import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../ancestry/der
 import { callSecrets } from '../secrets/call-secrets.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import { loadAnthropicRuntime } from './load-anthropic-runtime.js';
+import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime } from './load-json-schema-runtime.js';
 import { anthropicAdapter } from './model/anthropic-adapter.js';
 import { providerAdapter } from './model/provider-adapter.js';
 import { addRunSecrets, runMasker } from '../core/run-secrets.js';
@@ -145,22 +146,49 @@ export class Agent {
   /** Asks and resolves to the answer, validated by the prompt's schema. */
   prompt<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<T> {
     // `execute` without its duration and result copy: a cache hit is mostly this path's overhead.
-    // With the client and zod loaded (every call but the first) no async frame of its own.
-    const client = this.clientRef;
-    if (client === undefined || !zodReady()) return this.promptLoading(prompt, overrides);
+    // With what it needs loaded (every call but the first) no async frame of its own.
+    if (this.mustLoad(prompt, overrides)) return this.promptLoading(prompt, overrides);
     try {
-      return runCall(this.prepare(prompt, overrides, undefined, client)).then(valueOf);
+      return runCall(this.prepare(prompt, overrides, undefined, this.clientRef)).then(valueOf);
     } catch (error) {
       // Bad input is a rejection, as from any async call, never a throw.
       return Promise.reject(error);
     }
   }
 
-  /** `prompt` on a first call: the default client or zod is loaded first. */
+  /** `prompt` on a first call: what it needs is loaded first. */
   private async promptLoading<T>(prompt: Prompt<T>, overrides: PromptOverrides | undefined): Promise<T> {
-    const client = this.clientRef ?? (await this.defaultClient());
-    if (!zodReady()) await loadZodChecked();
+    await this.load(prompt, overrides);
+    // Asked again right before the call is prepared, with no await between: it gets a client if it needs one.
+    const client = this.clientRef ?? (this.needsClient(prompt, overrides) ? await this.defaultClient() : undefined);
     return (await runCall(this.prepare(prompt, overrides, undefined, client))).value;
+  }
+
+  /** Whether a call must load something first: zod, or the default client for a call on the Anthropic client. */
+  private mustLoad(prompt: Prompt<unknown>, overrides: PromptOverrides | undefined): boolean {
+    return !zodReady() || (this.clientRef === undefined && this.needsClient(prompt, overrides));
+  }
+
+  /**
+   * Whether the call runs on the Anthropic client: a call on a provider model neither makes the
+   * default client nor loads the SDK (about a tenth of a second on a first call). Bad input says
+   * yes, so `prepare` reports it as it always did.
+   */
+  private needsClient(prompt: Prompt<unknown>, overrides: PromptOverrides | undefined): boolean {
+    if (!(prompt instanceof Prompt)) return true;
+    try {
+      // A model object on the prompt or the agent: read off the settings every call reuses.
+      if (overrides === undefined && this.promptSettings(prompt).languageModel !== undefined) return false;
+      return this.resolve(prompt, overrides).languageModel === undefined;
+    } catch {
+      return true;
+    }
+  }
+
+  /** What a first call waits for, loaded together: zod, the JSON-schema transform, and the default client if it needs one. */
+  private async load(prompt: Prompt<unknown>, overrides: PromptOverrides | undefined): Promise<void> {
+    const client = this.clientRef === undefined && this.needsClient(prompt, overrides) ? this.defaultClient() : undefined;
+    await Promise.all([client, zodReady() ? undefined : loadZodChecked(), loadedJsonSchemaRuntime() ?? loadJsonSchemaRuntime()]);
   }
 
   /**
@@ -176,8 +204,8 @@ export class Agent {
 
   /** Like `prompt`, with the usage, tool calls, turns and duration of the call. */
   async execute<T>(prompt: Prompt<T>, overrides?: PromptOverrides): Promise<AgentResult<T>> {
-    const client = this.clientRef ?? (await this.defaultClient());
-    if (!zodReady()) await loadZodChecked();
+    if (this.mustLoad(prompt, overrides)) await this.load(prompt, overrides);
+    const client = this.clientRef ?? (this.needsClient(prompt, overrides) ? await this.defaultClient() : undefined);
     const call = this.prepare(prompt, overrides, undefined, client);
     const started = call.tree.now();
     const outcome = await runCall(call);
@@ -187,8 +215,8 @@ export class Agent {
   /** Streams text, tool and usage events; the last event (and `finalValue()`) is the validated answer. */
   stream<T>(prompt: Prompt<T>, overrides?: PromptOverrides): AgentStream<T> {
     return new AgentStream<T>(async (emit) => {
-      const client = this.clientRef ?? (await this.defaultClient());
-      if (!zodReady()) await loadZodChecked();
+      if (this.mustLoad(prompt, overrides)) await this.load(prompt, overrides);
+      const client = this.clientRef ?? (this.needsClient(prompt, overrides) ? await this.defaultClient() : undefined);
       const call = this.prepare(prompt, overrides, emit, client);
       const outcome = await runCall(call);
       return outcome.value;
@@ -233,7 +261,8 @@ export class Agent {
     prompt: Prompt<T>,
     overrides: PromptOverrides | undefined,
     onStream: ((event: AgentStreamEvent<T>) => void) | undefined,
-    client: Anthropic,
+    /** Undefined only for a call on a provider model. */
+    client: Anthropic | undefined,
   ): PromptCall<T> {
     if (!(prompt instanceof Prompt)) {
       throw new UsageError(`agent.prompt() needs a Prompt (createPrompt({...})), got ${describeValue(prompt)}.`);
@@ -289,7 +318,8 @@ export class Agent {
       };
     };
     const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
-    const model = settings.languageModel === undefined ? anthropicAdapter(client) : providerAdapter(settings.languageModel);
+    // A call on the Anthropic client has one: every caller asks `needsClient` with no await before this.
+    const model = settings.languageModel === undefined ? anthropicAdapter(client as Anthropic) : providerAdapter(settings.languageModel);
     const cache = settings.enableCache !== false ? this.cache() : undefined;
     const cacheConfigured = this.config.cache !== undefined || (this.config.enableCache ?? false) !== false;
     const meter = { usage: { ...ZERO_USAGE }, turns: 0 };
@@ -302,7 +332,6 @@ export class Agent {
       agentName: this.name,
       promptId: prompt.id,
       settings,
-      client,
       model,
       cache,
       cacheConfigured,

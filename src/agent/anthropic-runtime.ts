@@ -4,11 +4,8 @@
  * public because the unused-export check cannot follow names read off a dynamic import.)
  */
 import AnthropicSdk, { APIError as SdkApiError } from '@anthropic-ai/sdk';
-import { transformJSONSchema as transform } from '@anthropic-ai/sdk/lib/transform-json-schema';
 
 /** @public */
 export const Anthropic = AnthropicSdk;
 /** @public */
 export const APIError = SdkApiError;
-/** @public */
-export const transformJSONSchema = transform;

@@ -1,4 +1,3 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { TextBlockParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../ancestry/goal-ancestry.js';
 import type { Reflector, Revision } from './revision.js';
@@ -56,7 +55,6 @@ export interface PromptCall<T> {
   readonly prompt: Prompt<T>;
   readonly settings: ResolvedSettings;
   readonly plan: RequestPlan;
-  readonly client: Anthropic;
   /** What the tool loop sends each request through (the client's adapter). */
   readonly model: ModelAdapter;
   /** The store, when caching is on for this call. */

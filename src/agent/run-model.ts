@@ -8,7 +8,7 @@ import type { Workflow } from '../core/workflow.js';
 import { nextEventId } from '../util/ids.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
-import { loadAnthropicRuntime, loadedAnthropicRuntime } from './load-anthropic-runtime.js';
+import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime } from './load-json-schema-runtime.js';
 import { requestBase, withOverride, withSystemBlocks } from './loop/request-builder.js';
 import { runTool } from './loop/tool-round.js';
 import type { PromptCall, PromptOutcome } from './prompt-call.js';
@@ -65,7 +65,7 @@ async function withTools<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
 async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): Promise<PromptOutcome<T>> {
   const { plan, settings } = call;
   const toolMode = settings.structuredOutput === 'tool';
-  const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
+  const runtime = loadedJsonSchemaRuntime() ?? (await loadJsonSchemaRuntime());
   const base = requestBase(call, handlers, toolMode, runtime);
   const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];

@@ -2,7 +2,7 @@ import type { JSONOutputFormat, Tool as ApiTool } from '@anthropic-ai/sdk/resour
 import type { z } from 'zod';
 import { loadedZodOrFail } from '../util/load-zod.js';
 import { StructuredOutputError, type OutputIssue } from './agent-errors.js';
-import type { AnthropicRuntime } from './load-anthropic-runtime.js';
+import type { JsonSchemaRuntime } from './load-json-schema-runtime.js';
 
 /** The name of the forced tool that carries the answer in `structuredOutput: 'tool'` mode. */
 export const ANSWER_TOOL = 'final_answer';
@@ -13,9 +13,9 @@ const formats = new WeakMap<z.ZodType, JSONOutputFormat>();
 /**
  * The API's `output_config.format` for a zod schema: the schema's INPUT side (what the model must
  * produce; transforms then run on our side, once), made strict the way the SDK's zod helper does.
- * Takes the loaded SDK runtime (see `loadAnthropicRuntime`), whose JSON-schema transform it uses.
+ * Takes the loaded JSON-schema transform (see `loadJsonSchemaRuntime`).
  */
-export function outputFormat(schema: z.ZodType, runtime: AnthropicRuntime): JSONOutputFormat {
+export function outputFormat(schema: z.ZodType, runtime: JsonSchemaRuntime): JSONOutputFormat {
   let format = formats.get(schema);
   if (format === undefined) {
     const json = loadedZodOrFail().toJSONSchema(schema, { io: 'input', reused: 'ref', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -33,7 +33,7 @@ const answerTools = new WeakMap<z.ZodType, ApiTool>();
 const outputConfigs = new WeakMap<z.ZodType, { format: JSONOutputFormat }>();
 
 /** The forced tool whose input is the answer. */
-export function answerTool(schema: z.ZodType, runtime: AnthropicRuntime): ApiTool {
+export function answerTool(schema: z.ZodType, runtime: JsonSchemaRuntime): ApiTool {
   let tool = answerTools.get(schema);
   if (tool === undefined) {
     tool = {
@@ -47,7 +47,7 @@ export function answerTool(schema: z.ZodType, runtime: AnthropicRuntime): ApiToo
 }
 
 /** The request's `output_config` for an answer in `schema`'s format. */
-export function outputConfig(schema: z.ZodType, runtime: AnthropicRuntime): { format: JSONOutputFormat } {
+export function outputConfig(schema: z.ZodType, runtime: JsonSchemaRuntime): { format: JSONOutputFormat } {
   let config = outputConfigs.get(schema);
   if (config === undefined) {
     config = { format: outputFormat(schema, runtime) };

@@ -1,4 +1,3 @@
-import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { GoalAncestry } from '../ancestry/goal-ancestry.js';
 import type { Prompt } from './prompt.js';
@@ -13,7 +12,6 @@ import type { LanguageModelLike } from './model/language-model.js';
 /** What a turn feature may read of its call (a `PromptCall` fits; structural, so no import cycle). */
 export interface TurnCall {
   readonly agentName: string;
-  readonly client: Anthropic;
   /** The model the call's requests go through (the client's adapter, or a provider model's). */
   readonly model: ModelAdapter;
   readonly plan: { readonly model: string; readonly userContent: string };

@@ -3,7 +3,7 @@ import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk
 import { lazySchema } from '../util/lazy-schema.js';
 import { loadedZod, loadZod } from '../util/load-zod.js';
 import { outputFormat } from '../agent/structured-output.js';
-import { loadAnthropicRuntime, loadedAnthropicRuntime } from '../agent/load-anthropic-runtime.js';
+import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime } from '../agent/load-json-schema-runtime.js';
 import type { TrajectoryCheckpoint } from '../types/trajectory.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
 import { isSuspension } from '../errors/predicates.js';
@@ -43,7 +43,7 @@ export async function groundCheckpoint(
   const { situationAssessment: _old, groundingEvidenceRefs: _oldRefs, ...rest } = checkpoint;
   const deterministic: TrajectoryCheckpoint = { ...rest, groundingSource: 'deterministic' };
   try {
-    const runtime = loadedAnthropicRuntime() ?? (await loadAnthropicRuntime());
+    const runtime = loadedJsonSchemaRuntime() ?? (await loadJsonSchemaRuntime());
     if (loadedZod() === undefined) await loadZod();
     const response = await send({
         model,

@@ -1,6 +1,6 @@
 import type { MessageCreateParamsNonStreaming, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
 import { UsageError } from '../../errors/groundswell-error.js';
-import type { AnthropicRuntime } from '../load-anthropic-runtime.js';
+import type { JsonSchemaRuntime } from '../load-json-schema-runtime.js';
 import type { PromptCall } from '../prompt-call.js';
 import { ANSWER_TOOL, answerTool, outputConfig } from '../structured-output.js';
 import type { ToolHandler } from '../toolset.js';
@@ -14,7 +14,7 @@ export function requestBase<T>(
   call: PromptCall<T>,
   handlers: ReadonlyMap<string, ToolHandler>,
   toolMode: boolean,
-  runtime: AnthropicRuntime,
+  runtime: JsonSchemaRuntime,
 ): Omit<MessageCreateParamsNonStreaming, 'messages'> {
   const { plan } = call;
   // `temperature` is sent as before, though this SDK's request type no longer lists it.
