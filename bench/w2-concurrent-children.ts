@@ -2,11 +2,11 @@
  * W2: one root runs N child workflows concurrently, 10 `@Step`s each.
  * Root as a subclass with `@Task({ concurrent: true })`, and as a functional root using
  * `ctx.spawnWorkflow` in `Promise.all`; the latter also at several N to show linear growth.
- * Targets: both ≤ 3× the floor (floors.ts), per-child cost flat within 1.3× from 250 to 2,000,
- * measured against the floor at each size as every target here is: the hand-written fan-out's own
- * cost per child grows with the children alive at once (young-generation GC copies them), so the
- * gate is "vs floor" at 2,000 over "vs floor" at 250; the raw growth of both prints as info
- * (decision 0065).
+ * Targets: both ≤ 3× the floor (floors.ts), and the per-child cost's growth from 250 to 2,000
+ * children ≤ 1.10× the floor's own growth over the same sizes: the hand-written fan-out's cost per
+ * child grows with the children alive at once (young-generation GC copies them), so normalising by
+ * it is fair, but then only a tenth on top of it passes (with 1.3× on top, a raw growth of 1.87×
+ * passed). The raw growth of both prints as info (decision 0065).
  */
 import { createWorkflow, Step, Task, Workflow, type WorkflowObserver } from 'groundswell';
 import {
@@ -33,8 +33,8 @@ const SCALES = [250, 500, 1_000, 2_000] as const; // each divides LARGEST
 const TARGET_MS = 25;
 /** Both styles ≤ 3× the floor. */
 const TARGET_RATIO = 3;
-/** Per-child cost, against the floor's at the same size, flat within 1.3× from 250 to 2,000 children. */
-const TARGET_LINEAR = 1.3;
+/** Per-child growth from 250 to 2,000 children ≤ 1.10× the floor's own growth over the same sizes. */
+const TARGET_GROWTH = 1.1;
 const SCALE_RUNS = 11;
 /**
  * Rounds of the main comparison. A round is ~40 ms, and on this shared VM a root's time spreads
@@ -237,16 +237,17 @@ export async function runW2(baseline: W2Baseline): Promise<void> {
       rows,
     ),
   );
-  // From the smallest size to the largest, against the floor at each: ours may grow as the floor does.
-  const vsFloor = perChildren.map((perChild, i) => perChild / (floorPerChildren[i] as number));
-  const flat = (vsFloor[vsFloor.length - 1] as number) / (vsFloor[0] as number);
-  const status = recordRatio('W2', `per child vs floor, ${int(LARGEST)} / ${int(SCALES[0])} children`, flat, TARGET_LINEAR);
-  // The hand-written fan-out grows too (more children alive at once: more to copy per young-generation GC).
-  const rawFlat = Math.max(...perChildren) / Math.min(...perChildren);
-  const floorFlat = Math.max(...floorPerChildren) / Math.min(...floorPerChildren);
+  // Growth per child from the smallest size to the largest; ours may grow as much as the floor
+  // does (more children alive at once: more to copy per young-generation GC), and a tenth more.
+  const growth = (perChild: readonly number[]): number => (perChild[perChild.length - 1] as number) / (perChild[0] as number);
+  const ownGrowth = growth(perChildren);
+  const floorGrowth = growth(floorPerChildren);
+  const status = recordRatio('W2', `per-child growth ${int(SCALES[0])} -> ${int(LARGEST)} / the floor's growth`, ownGrowth / floorGrowth, TARGET_GROWTH);
+  const spread = (perChild: readonly number[]): number => Math.max(...perChild) / Math.min(...perChild);
   console.log(
-    `  "vs floor" at ${int(LARGEST)} children / at ${int(SCALES[0])}: ${fmtX(flat)} (target ≤ ${fmtX(TARGET_LINEAR)}: ${status})\n` +
-      `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children (info): ${fmtX(rawFlat)}; the floor's own, same rounds (info): ${fmtX(floorFlat)}\n` +
+    `  per-child growth ${int(SCALES[0])} -> ${int(LARGEST)} children: ${fmtX(ownGrowth)} raw (info), the floor's ${fmtX(floorGrowth)} (info);\n` +
+      `  ours / the floor's: ${fmtX(ownGrowth / floorGrowth)} (target ≤ ${fmtX(TARGET_GROWTH)}: ${status})\n` +
+      `  per child, largest / smallest over ${SCALES.map(int).join(', ')} children (info): ${fmtX(spread(perChildren))}; the floor's, same rounds (info): ${fmtX(spread(floorPerChildren))}\n` +
       `  (median of ${SCALE_RUNS} rounds after ${DEFAULT_WARMUP} warm-ups, every size and its floor in every round; a round runs roots of N children\n` +
       `   back to back until ${int(LARGEST)} children ran, times shown per root; flat "per child" = linear growth)`,
   );
