@@ -88,6 +88,10 @@ describe("models named 'provider/model'", () => {
         `Register it once on the workflow (or the agent): providers: { ollama: createOpenAICompatible({ name: 'ollama', baseURL: 'http://localhost:11434/v1' }) }.`,
     );
     await expect(createAgent({ name: 'bare', model: 'acme/m' }).prompt(ask)).rejects.toThrow(/names the provider "acme", which is not registered \(none is registered\)/);
+    // A misspelt name gets the registered one it most likely meant.
+    await expect(createAgent({ name: 'typo', model: 'locl/m', providers: { local: local.provider } }).prompt(ask)).rejects.toThrow(
+      /"locl", which is not registered \(registered: "local"\)\. Did you mean "local\/m"\?/,
+    );
     expect([anthropic.requests.length, local.script.requests.length]).toEqual([0, 0]);
   });
 

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { ModelProvider, ModelProviders } from '../../types/model-providers.js';
 import { describeValue } from '../../util/describe.js';
+import { closestKey } from '../../checks/closest-key.js';
 import { isLanguageModel, type LanguageModelLike } from './language-model.js';
 
 /**
@@ -65,8 +66,10 @@ function unknownProvider(name: string, prefix: string, own: ModelProviders | und
     prefix === 'ollama'
       ? `ollama: createOpenAICompatible({ name: 'ollama', baseURL: 'http://localhost:11434/v1' })`
       : `${JSON.stringify(prefix)}: <an AI SDK provider, e.g. createOpenAICompatible({ name: ${JSON.stringify(prefix)}, baseURL })>`;
+  const meant = closestKey(prefix, registered);
+  const hint = meant === undefined ? '' : ` Did you mean "${meant}/${name.slice(prefix.length + 1)}"?`;
   return new UsageError(
-    `Model "${name}" names the provider "${prefix}", which is not registered (${known}). ` +
+    `Model "${name}" names the provider "${prefix}", which is not registered (${known}).${hint} ` +
       `Register it once on the workflow (or the agent): providers: { ${example} }.`,
   );
 }
