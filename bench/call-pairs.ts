@@ -2,9 +2,12 @@
  * A workload and its floor timed call by call, in alternation. On this shared VM about 2% of
  * calls stall for 5–40 ms, and those stalls are 15–20% of a round's time, so a ratio of round
  * totals swings by ±0.2 with where they fall. Pairing each workload call with the floor call next
- * to it, and leaving out the pairs where either call stalled while no garbage collection ran
- * (the host, not the code), keeps everything the code does. A GC pause stays on the side it
- * landed on: a side triggers collections in proportion to what it allocates.
+ * to it lets the host's stalls be left out, by a rule that cannot favour either side: the floor's
+ * stalls (calls over 5× its median with no garbage collection in them) estimate how many the host
+ * caused, and each side drops that many of its own slowest calls without a GC in them. The same
+ * count and the same choice on both sides, so a side with more slow calls of its own keeps the
+ * extra ones. A GC pause stays on the side it landed on: a side triggers collections in proportion
+ * to what it allocates.
  */
 import { performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { median } from './harness.js';
@@ -83,14 +86,16 @@ async function timed(call: () => PromiseLike<unknown>): Promise<Timed> {
 export const STALL_FACTOR = 5;
 
 export interface PairedRatio {
-  /** Σ workload / Σ floor over the pairs kept. */
+  /** Σ workload / Σ floor, each side without its `trimmed` slowest calls that had no GC in them. */
   readonly ratio: number;
-  /** Σ workload / Σ floor over every pair, stalls included (info). */
+  /** Σ workload / Σ floor over every call, stalls included (info). */
   readonly rawRatio: number;
   readonly floorMedianNs: number;
   readonly workloadMedianNs: number;
   readonly pairs: number;
-  /** Pairs left out because the workload call stalled without a GC pause, and because the floor call did. */
+  /** Calls left out of each side: the floor's stalls, the host's estimated count. */
+  readonly trimmed: number;
+  /** Calls over the stall limit with no GC pause in them, per side (info: the workload's own excess shows here). */
   readonly stalledWorkload: number;
   readonly stalledFloor: number;
   /** Calls over the stall limit that a GC pause explains: kept, on their side. */
@@ -98,36 +103,44 @@ export interface PairedRatio {
   readonly gcFloor: number;
 }
 
-/** The ratio of the two sides' total time over the pairs where neither call stalled without a GC pause. */
+/**
+ * The ratio of the two sides' total time, each side without as many of its slowest GC-free calls
+ * as the floor had stalls (see the file's comment), and with every call (info).
+ */
 export function pairedRatio(pairs: CallPairs): PairedRatio {
   const floorMedianNs = median(pairs.floor);
   const limit = STALL_FACTOR * floorMedianNs;
   const collected = (span: readonly [number, number]): boolean => pairs.gcPauses.some(([from, to]) => from < span[1] && to > span[0]);
-  let workloadSum = 0;
-  let floorSum = 0;
-  let rawWorkload = 0;
-  let rawFloor = 0;
-  const counts = { stalledWorkload: 0, stalledFloor: 0, gcWorkload: 0, gcFloor: 0 };
-  pairs.floor.forEach((floorNs, i) => {
-    const workloadNs = pairs.workload[i] as number;
-    rawWorkload += workloadNs;
-    rawFloor += floorNs;
-    const workloadStalled = workloadNs > limit && !collected(pairs.workloadSpans[i] as readonly [number, number]);
-    const floorStalled = floorNs > limit && !collected(pairs.floorSpans[i] as readonly [number, number]);
-    if (workloadNs > limit && !workloadStalled) counts.gcWorkload += 1;
-    if (floorNs > limit && !floorStalled) counts.gcFloor += 1;
-    if (workloadStalled) counts.stalledWorkload += 1;
-    if (floorStalled) counts.stalledFloor += 1;
-    if (workloadStalled || floorStalled) return;
-    workloadSum += workloadNs;
-    floorSum += floorNs;
-  });
+  const side = (times: readonly number[], spans: ReadonlyArray<readonly [number, number]>) => {
+    const free: number[] = [];
+    let total = 0;
+    let stalled = 0;
+    let gc = 0;
+    times.forEach((ns, i) => {
+      total += ns;
+      const inGc = collected(spans[i] as readonly [number, number]);
+      if (!inGc) free.push(ns);
+      if (ns > limit) {
+        if (inGc) gc += 1;
+        else stalled += 1;
+      }
+    });
+    return { total, stalled, gc, slowestFree: free.sort((a, b) => b - a) };
+  };
+  const workload = side(pairs.workload, pairs.workloadSpans);
+  const floor = side(pairs.floor, pairs.floorSpans);
+  const trimmed = floor.stalled;
+  const dropped = (slowest: readonly number[]): number => slowest.slice(0, trimmed).reduce((sum, ns) => sum + ns, 0);
   return {
-    ratio: workloadSum / floorSum,
-    rawRatio: rawWorkload / rawFloor,
+    ratio: (workload.total - dropped(workload.slowestFree)) / (floor.total - dropped(floor.slowestFree)),
+    rawRatio: workload.total / floor.total,
     floorMedianNs,
     workloadMedianNs: median(pairs.workload),
     pairs: pairs.floor.length,
-    ...counts,
+    trimmed,
+    stalledWorkload: workload.stalled,
+    stalledFloor: floor.stalled,
+    gcWorkload: workload.gc,
+    gcFloor: floor.gc,
   };
 }

@@ -187,13 +187,15 @@ export async function runW12(): Promise<void> {
   const memory = await memoryWf.run().finally(() => server.close());
 
   const floor = 'model.doGenerate(), same call options';
-  const { rows, stalls } = pairRows(
-    [
-      { where: 'outside a workflow', pairs: outside, floor, gated: false },
-      { where: 'inside a workflow step', pairs: inside, floor, gated: true },
-    ],
-    { workload: 'W12', measurement: 'agent.prompt() on a provider model in a workflow vs doGenerate()', target: TARGET_RATIO },
-  );
+  const { rows, stalls } = pairRows('W12', [
+    { where: 'outside a workflow', pairs: outside, floor },
+    {
+      where: 'inside a workflow step',
+      pairs: inside,
+      floor,
+      gate: { measurement: 'agent.prompt() on a provider model in a workflow vs doGenerate()', target: TARGET_RATIO },
+    },
+  ]);
   rows.push(['inside a workflow step: agent.prompt(), doGenerate answering in memory (info)', fmtUs(memory.medianNs / MEMORY_CALLS), '-', '-', '-', '-']);
   console.log(
     table(['variant', 'median/call', 'vs doGenerate()', 'all calls (info)', 'target', 'status'], rows, ['left', 'right', 'right', 'right', 'right', 'left']),
@@ -201,8 +203,9 @@ export async function runW12(): Promise<void> {
   console.log(
     `  (${RUNS} rounds after ${WARMUP} warm-up, each on a fresh serveChatCompletions(ScriptedModel) and model: ${int(CALLS)} agent calls and\n` +
       `   ${int(CALLS)} doGenerate() calls alternating call by call; "vs doGenerate()" = total agent time / total doGenerate() time over\n` +
-      `   the pairs where neither call took over ${STALL_FACTOR}x the floor's median with no GC pause in it (the machine's stalls);\n` +
-      `   "all calls" keeps them; ${stalls.join(';\n   ')};\n   every call went through the real @ai-sdk/openai-compatible chat model over loopback HTTP,\n` +
+      `   the pairs, each side without as many of its slowest GC-free calls as the floor had calls over ${STALL_FACTOR}x its median\n` +
+      `   with no GC pause in them (the host's stalls, counted on the floor: the same number dropped from both sides);\n` +
+      `   "all calls" keeps every call; ${stalls.join(';\n   ')};\n   every call went through the real @ai-sdk/openai-compatible chat model over loopback HTTP,\n` +
       `   all with the same ${int(fx.rawBody.length)}-byte body; inside: ~${int(events / ((WARMUP + RUNS) * CALLS))} events per agent call reached the root observer;\n` +
       `   last row: groundswell's own work per call without the round trip, the model's doGenerate answering the captured\n` +
       `   result, ${int(MEMORY_CALLS)} calls per run, median of ${memory.samples.length} runs)`,
