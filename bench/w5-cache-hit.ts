@@ -3,14 +3,16 @@
  * `LruCacheStore`, after one warm call stored the answer. Outside any workflow, and inside a
  * workflow step (the call then gets its tree node and emits agentPromptStart/cacheHit/agentPromptEnd).
  * A hit must make no request to the model; that is checked, and the workload fails if one was made.
- * Target: outside a workflow ≤ 2× the floor (floors.ts: cacheKey() of the same prompt + an LRU get).
+ * Targets: outside a workflow ≤ 2× the floor (floors.ts: cacheKey() of the same prompt + an LRU
+ * get); inside a workflow step ≤ 2× the floor plus the same events (a start, a cache hit and an
+ * end event to an observer, the call reading its scope), the two interleaved inside the step.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { createAgent, createPrompt, createWorkflow, type WorkflowObserver } from 'groundswell';
 import { LruCacheStore } from 'groundswell/cache';
 import { ScriptedModel } from 'groundswell/testing';
 import { ANSWER_STEP, dataBytes, keyInput, makeTriageSchema, MODEL, SYSTEM, TICKET_DATA, TRIAGE_ANSWER, USER } from './agent-fixtures.js';
-import { floorCache } from './floors.js';
+import { floorCache, floorCacheWithEvents, inFloorScope, type FloorObserver } from './floors.js';
 import {
   elapsedNs,
   forceGc,
@@ -41,7 +43,7 @@ const WARMUP = 20;
 const STEADY = { warmup: WARMUP, gcBetweenRuns: false } as const;
 /** Absolute, informational only. */
 const TARGET_NS_PER_CALL = 20_000;
-/** A hit outside a workflow ≤ 2× the floor. */
+/** A hit ≤ 2× its floor, outside a workflow and (against the floor plus the same events) inside one. */
 const TARGET_RATIO = 2;
 
 async function timedOnce(run: () => Promise<void>): Promise<number> {
@@ -61,6 +63,14 @@ export async function runW5(): Promise<void> {
   const prompt = createPrompt({ user: USER, data: TICKET_DATA, responseFormat: schema });
   const floorGet = floorCache(keyInput(schema), 'triage', TRIAGE_ANSWER);
   if (!isDeepStrictEqual(await floorGet(), TRIAGE_ANSWER)) throw new Error('W5 floor: no hit');
+  const floorEvents: FloorObserver & { count: number } = {
+    count: 0,
+    onEvent() {
+      this.count += 1;
+    },
+  };
+  const floorGetWithEvents = floorCacheWithEvents(keyInput(schema), 'triage', TRIAGE_ANSWER, floorEvents);
+  if (!isDeepStrictEqual(await floorGetWithEvents(), TRIAGE_ANSWER)) throw new Error('W5 floor with events: no hit');
 
   // The warm call: a miss, one request, the answer stored.
   await agent.prompt(prompt);
@@ -79,6 +89,11 @@ export async function runW5(): Promise<void> {
   const floorLoop = async (): Promise<void> => {
     for (let i = 0; i < CALLS; i += 1) await floorGet();
   };
+  // Inside the step the floor runs in a scope of its own, as the step's body runs in the step's.
+  const floorEventsLoop = (): Promise<void> =>
+    inFloorScope('floor-step', async () => {
+      for (let i = 0; i < CALLS; i += 1) await floorGetWithEvents();
+    });
 
   // The first round of each, cold: what a short-lived process sees (info).
   const coldOutside = await timedOnce(loop);
@@ -93,9 +108,11 @@ export async function runW5(): Promise<void> {
       if (event.type === 'cacheHit') events.hits += 1;
     },
   };
-  const wf = createWorkflow<Measurement>('w5-cache-hits', (ctx) => ctx.step('prompt-loop', () => measure(loop, STEADY)));
+  const wf = createWorkflow<Measurement[]>('w5-cache-hits', (ctx) => ctx.step('prompt-loop', () => measureInterleaved([loop, floorEventsLoop], STEADY)));
   wf.addObserver(observer);
-  const inside = await wf.run();
+  const [inside, floorInside] = (await wf.run()) as [Measurement, Measurement];
+  const floorInsideEvents = 3 * (1 + (WARMUP + floorInside.samples.length) * CALLS);
+  if (floorEvents.count !== floorInsideEvents) throw new Error(`W5: the floor with events emitted ${floorEvents.count}, expected ${floorInsideEvents}`);
 
   const runs = WARMUP + outside.samples.length;
   // The checked hit, the cold run, the steady rounds, the forced-GC rounds, the rounds inside.
@@ -113,7 +130,9 @@ export async function runW5(): Promise<void> {
   const perOut = outside.medianNs / CALLS;
   const perIn = inside.medianNs / CALLS;
   const perFloor = floor.medianNs / CALLS;
+  const perFloorIn = floorInside.medianNs / CALLS;
   const ratio = perOut / perFloor;
+  const ratioIn = perIn / perFloorIn;
   const absolute = (ns: number): string => `${verdict(ns, TARGET_NS_PER_CALL)} ≤ ${fmtUs(TARGET_NS_PER_CALL)}`;
   console.log(
     table(
@@ -129,15 +148,17 @@ export async function runW5(): Promise<void> {
           recordRatio('W5', 'cache hit vs floor', ratio, TARGET_RATIO),
           absolute(perOut),
         ],
+        ['FLOOR inside a workflow step: the same + start, cache-hit and end events to an observer', fmtUs(perFloorIn), fmtUs(floorInside.minNs / CALLS), '1.00x', '-', '-', '-'],
         [
-          'inside a workflow step (node + 3 events per call) (info)',
+          'agent.prompt() hit, inside a workflow step (node + 3 events per call)',
           fmtUs(perIn),
           fmtUs(inside.minNs / CALLS),
-          fmtX(perIn / perFloor),
-          '-',
-          '-',
+          fmtX(ratioIn),
+          `≤ ${fmtX(TARGET_RATIO)}`,
+          recordRatio('W5', 'cache hit inside a workflow vs floor + the same events', ratioIn, TARGET_RATIO),
           absolute(perIn),
         ],
+        ['inside a workflow step vs the floor without events (info)', fmtUs(perIn), '-', fmtX(perIn / perFloor), '-', '-', '-'],
         [
           'with a full GC forced before each run of 1,000, outside vs floor (info)',
           fmtUs(outsideGc.medianNs / CALLS),
@@ -163,7 +184,8 @@ export async function runW5(): Promise<void> {
   console.log(
     `  (median of ${outside.samples.length} rounds after ${WARMUP} warm-up rounds, ${int(CALLS)} sequential awaited calls per run, outside and floor\n` +
       `   interleaved; floor: one awaited async call computing cacheKey() of the same prompt input (W4's) and getting it from an\n` +
-      `   lru-cache LRUCache; checked: ${int(metrics.hits)} hits, 1 miss, 1 model request in all; ~${int(events.total / ((WARMUP + inside.samples.length) * CALLS))} events/call\n` +
+      `   lru-cache LRUCache; inside a step the agent's hits and that floor plus three event objects per call to an observer, interleaved\n` +
+      `   the same way; checked: ${int(metrics.hits)} hits, 1 miss, 1 model request in all; ~${int(events.total / ((WARMUP + inside.samples.length) * CALLS))} events/call\n` +
       `   reached the root observer)`,
   );
 }
