@@ -114,6 +114,27 @@ async function counters(db) {
   return Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
 }
 
+/**
+ * Turns autovacuum (and so auto-analyze, which writes pg_statistic rows) off or back on for every
+ * table in `db`, so the counting runs count the system's own work only.
+ */
+async function autovacuum(db, on) {
+  const client = new pg.Client({ connectionString: dbUrl(db) });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables");
+    for (const { name } of rows) {
+      const options = ['autovacuum_enabled', 'toast.autovacuum_enabled'];
+      for (const option of options) {
+        // A table without a TOAST table has no toast.* options to set.
+        await client.query(on ? `ALTER TABLE ${name} RESET (${option})` : `ALTER TABLE ${name} SET (${option} = false)`).catch(() => undefined);
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 const logSize = () => (existsSync(PG_LOG) ? statSync(PG_LOG).size : undefined);
 
 /** Statements the server logged for `db` since `from` (log_statement = 'all' on that database). */
@@ -184,6 +205,7 @@ async function main() {
     for (const db of dbs) await admin.query(`ALTER DATABASE ${db} SET log_statement = 'all'`);
     for (const system of systems.filter((s) => s.db)) {
       await runChild(system, { mode: 'count', steps: 2 }); // creates the schema, so that cost stays out
+      await autovacuum(system.db, false);
       const full = await countRun(system, STEPS);
       const half = await countRun(system, STEPS / 2);
       const per = (k) => (full[k] === undefined || half[k] === undefined ? undefined : (full[k] - half[k]) / (STEPS / 2));
@@ -202,6 +224,7 @@ async function main() {
     }
   } finally {
     for (const db of dbs) await admin.query(`ALTER DATABASE ${db} RESET log_statement`);
+    for (const db of dbs) await autovacuum(db, true);
   }
 
   // Timing: rounds of every system in turn, each in a fresh process, each after one warm-up
