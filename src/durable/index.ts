@@ -1,4 +1,4 @@
-// `groundswell/durable`: the run store contract and the embedded store. The
+// `groundswell/durable`: the run store contract, the embedded store and the in-memory one. The
 // PostgreSQL store is `groundswell/postgres`; both keep runs so they can be resumed.
 export type { NewRun, RunPatch, RunRecord, RunStatus, WaitingFor } from './store/run-record.js';
 export type { CallRecord, SignalRecord, StepRecord, StoredEvent } from './store/stored-records.js';
@@ -6,5 +6,8 @@ export type { AppendedEvents, Lease, LeaseHolder, ListRunsQuery, LoadedRun, RunS
 export { RunExistsError, RunFencedError, RunLeaseError, RunNotFoundError, RunStoreCorruptError, RunStoreError, RunValueError } from './store/run-store-errors.js';
 export { JournalRunStore } from './journal/journal-store.js';
 export type { JournalRunStoreOptions } from './journal/journal-store-options.js';
+export { MemoryRunStore } from './memory/memory-store.js';
+export type { MemoryRunStoreOptions } from './memory/memory-store-options.js';
+export type { MemoryRunSeed } from './memory/memory-seed.js';
 export type { FsyncPolicy } from './store/fsync-policy.js';
 export type { RecoveredTail } from './journal/journal-file.js';

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { applyRunPatch } from '../store/apply-run-patch.js';
 import { encodeJson } from '../store/encode-json.js';
+import { encodeEvents } from '../store/encode-events.js';
 import { acquireFileLease, currentHolder, FileLease, generationOfToken } from './file-lease.js';
 import type { EventBatch, JournalEntry } from './journal-entry.js';
 import { parseBody, readJournal, type RecoveredTail } from './journal-file.js';
@@ -494,11 +495,6 @@ function stillOpen(run: OpenRun): boolean {
   } catch {
     return true;
   }
-}
-
-function encodeEvents(runId: string, events: readonly unknown[]): string[] {
-  if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
-  return events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
 }
 
 /** A step or call entry (JournalEntry JSON) around a record already encoded. */

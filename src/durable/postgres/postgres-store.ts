@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { applyRunPatch } from '../store/apply-run-patch.js';
 import { FSYNC_POLICIES, type FsyncPolicy } from '../store/fsync-policy.js';
 import { encodeJson } from '../store/encode-json.js';
+import { encodeEvents } from '../store/encode-events.js';
 import { queryStatuses } from '../store/list-runs-query.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
@@ -531,11 +532,6 @@ function fenceHolds(param: string): string {
 function holderOf(row: Record<string, unknown>): { owner: string | undefined; expiresAt: number | undefined } {
   const owner = row.lease_owner as string | null;
   return { owner: owner === null ? undefined : decodeText(owner), expiresAt: (row.lease_expires_at as number | null) ?? undefined };
-}
-
-function encodeEvents(runId: string, events: readonly unknown[]): string[] {
-  if (!Array.isArray(events)) throw new UsageError('appendEvents takes an array of events.');
-  return events.map((event, i) => encodeJson(event, `Event ${i} of run "${runId}"`));
 }
 
 /** Events encoded one by one, as one JSON array: one parameter, nothing escaped again for an array literal. */
