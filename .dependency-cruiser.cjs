@@ -13,7 +13,7 @@ const ranks = [
   ['building blocks', ['cache', 'plan-files', 'ancestry', 'tools', 'file-tools', 'mcp']],
   ['agent', ['agent']],
   ['features', ['trajectory', 'reflection', 'plans', 'introspection']],
-  ['durable runs', ['durable/store', 'durable/memory', 'durable/journal', 'durable/postgres', 'durable/runtime', 'durable/dbos', 'durable']],
+  ['durable runs', ['durable/store', 'durable/memory', 'durable/journal', 'durable/postgres', 'durable/runtime', 'durable/dbos', 'durable/replay', 'durable']],
   ['outputs and tools', ['otel', 'progress', 'viewer', 'redis', 'testing', 'cli']],
 ];
 

@@ -1,4 +1,5 @@
 import { RunExportError } from '../debugger/run-export.js';
+import { RecordingError } from '../durable/replay/recording.js';
 import { RunNotFoundError } from '../durable/store/run-store-errors.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
@@ -12,6 +13,11 @@ import { WorkflowsModuleError } from './load-workflows.js';
 export function reportError(error: unknown, io: CliIo, usage: string): number {
   if (error instanceof CliUsageError) {
     io.err(`${inertText(error.message)}\n\n${usage}`);
+    return 2;
+  }
+  // A file that is not a recording (or one from a newer release): the call's mistake, said plainly.
+  if (error instanceof RecordingError) {
+    io.err(inertText(error.message));
     return 2;
   }
   // These messages say all there is; the class name adds nothing.

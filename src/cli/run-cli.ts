@@ -15,9 +15,11 @@ import { loadWorkflows } from './load-workflows.js';
 import { openStore } from './open-store.js';
 import { reportError } from './report-error.js';
 import { viewCommand, type ViewFlags } from './view-command.js';
+import { exportCommand, replayCommand } from './replay-command.js';
 
 const USAGE = `Usage: groundswell runs <command> [options]
        groundswell view <run.json> | view (--store <dir> | --pg <url>) [runId]
+       groundswell replay <recording.json> --workflows <module>
 
 Commands:
   list [--status <s>[,<s>]] [--limit <n>]     runs, newest first: status, tokens and cost stored so
@@ -27,6 +29,10 @@ Commands:
   signal <runId> <name> <json> [--workflows <module>] [--ahead]
                                                 send a value to a waiting run (and resume it);
                                                 --ahead: for a wait it has not reached yet
+  export <runId> [--out <file>]                 the run as one recording file (stdout without --out)
+  replay <recording.json> --workflows <module>  run the current code against a recording with the
+                                                network closed: exit 0 when the same, 1 at the
+                                                first divergence (printed with a diff)
   view <run.json>                               serve a run export in a local web page
   view --store <dir> [runId], view --pg <url> [runId]
                                                 the same for a stored run (followed while it runs);
@@ -65,6 +71,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-signals': { type: 'boolean' },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -79,6 +86,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
     return group === undefined && values.help !== true ? 2 : 0;
   }
   if (group === 'view') return view(command, values, io, stop ?? interrupted());
+  if (group === 'replay') return replay(command, values.workflows, io);
   if (group !== 'runs' || command === undefined) {
     io.err(`Unknown command "${inertText([group, command].filter(Boolean).join(' '))}".\n\n${USAGE}`);
     return 2;
@@ -95,6 +103,8 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         return await resumeCommand(store, rest[0], values.workflows, io);
       case 'signal':
         return await sendSignal(store, rest, values.workflows, values.ahead === true, io);
+      case 'export':
+        return await exportCommand(store, need(rest[0], 'a run id'), values.out, io);
       default:
         throw new CliUsageError(`Unknown command "runs ${command}".`);
     }
@@ -108,6 +118,14 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
 async function view(target: string | undefined, flags: ViewFlags, io: CliIo, stop: Promise<unknown>): Promise<number> {
   try {
     return await viewCommand(target, flags, io, stop);
+  } catch (error) {
+    return reportError(error, io, USAGE);
+  }
+}
+
+async function replay(file: string | undefined, workflowsPath: string | undefined, io: CliIo): Promise<number> {
+  try {
+    return await replayCommand(file, workflowsPath, io);
   } catch (error) {
     return reportError(error, io, USAGE);
   }

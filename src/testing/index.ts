@@ -48,3 +48,4 @@ export type { RouteTable, RouteTarget } from './route.js';
 export { ScriptError } from './script-error.js';
 export { serveChatCompletions } from './chat-completions/serve.js';
 export type { ChatCompletionsServer, ChatCompletionsServerOptions } from './chat-completions/serve.js';
+export { expectReplay } from './expect-replay.js';

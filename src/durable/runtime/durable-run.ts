@@ -21,6 +21,8 @@ import type { WorkflowEvent } from '../../types/events.js';
 import type { TrajectoryCheckpoint } from '../../types/trajectory.js';
 import { ReplayMismatchError, WaitTimeoutError } from './replay-errors.js';
 import { RunPaths } from './run-paths.js';
+import { callRequestOf } from './call-request.js';
+import type { ReplayCheck } from './replay-check.js';
 import { callFingerprint, stepFingerprint } from './step-key.js';
 import { signalRejected } from './signal-rejections.js';
 import { waitSchemaJson } from './signal-schema.js';
@@ -94,6 +96,8 @@ export class DurableRun implements RunJournal, CallJournal {
     loaded: LoadedRun | undefined,
     /** The lease this process holds: every write passes it, so the store refuses them once it was taken over. */
     private readonly fence?: Lease,
+    /** A replay's check: steps run again, calls come from the recording only. */
+    private readonly replay?: ReplayCheck,
   ) {
     for (const step of loaded?.steps ?? []) this.steps.set(step.key, step);
     // The run's usage counts every call it paid for, in earlier processes too.
@@ -347,6 +351,7 @@ export class DurableRun implements RunJournal, CallJournal {
     const key = this.paths.step(workflow, node);
     const fingerprint = stepFingerprint(identity);
     this.fingerprints.set(node, fingerprint);
+    this.replay?.stepStarting(key, node);
     const stored = this.steps.get(key);
     const states = stepStatesOf(this, this.steps);
     if (stored === undefined) {
@@ -397,6 +402,7 @@ export class DurableRun implements RunJournal, CallJournal {
     if (call.tree.node !== undefined) this.callKeys.set(call.tree.node, key);
     const stored = this.calls.get(key);
     if (stored === undefined) {
+      if (this.replay !== undefined) this.replay.callMissing(key, call);
       // Requests of earlier processes that never completed were sent all the same: they count.
       const earlier = this.reservations.earlier(key);
       if (earlier !== undefined) {
@@ -408,12 +414,14 @@ export class DurableRun implements RunJournal, CallJournal {
     const fingerprint = callFingerprint(call);
     const parsed = call.prompt.responseFormat.safeParse(stored.answer);
     if ((stored.fingerprint !== undefined && stored.fingerprint !== fingerprint) || !parsed.success) {
+      if (this.replay !== undefined) this.replay.callChanged(key, call, stored);
       throw new ReplayMismatchError(
         key,
         `Agent call ${key} of run "${this.runId}" changed since it was stored (its prompt, model or answer schema differ), ` +
           'so its stored answer is not replayed.',
       );
     }
+    this.replay?.callServed(key);
     // What the call cost when it ran still counts against the budgets above it.
     bookReplayedCall(call.budgets, stored.usage, stored.requests, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
     if (stored.spentBefore !== undefined) for (const ledger of call.budgets) ledger.book(stored.spentBefore);
@@ -447,6 +455,7 @@ export class DurableRun implements RunJournal, CallJournal {
       usage,
       model: outcome.model,
       fingerprint: callFingerprint(call),
+      request: callRequestOf(call),
       ...(outcome.cached ? {} : { requests: call.meter.turns }),
       ...(this.spentBefore.has(key) ? { spentBefore: this.spentBefore.get(key) } : {}),
       // Tool outputs are what the tools printed: masked like the tree's copy (an env value a tool echoed).

@@ -13,6 +13,7 @@ import { RunInterruptedError } from './run-interrupted-error.js';
 import { DurableRun } from './durable-run.js';
 import { RunFinishedError } from './replay-errors.js';
 import { LeaseKeeper } from './lease-keeper.js';
+import type { ReplayCheck } from './replay-check.js';
 
 const DEFAULT_LEASE_MS = 30_000;
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
@@ -25,6 +26,8 @@ const resumes = new WeakMap<Workflow, ResumeSetting>();
 /** What `resume()` sets for the next run: the store and run, and whether to take the arguments from the store. */
 export interface ResumeSetting extends DurableSetting {
   readonly storedArgs?: boolean;
+  /** Set by a replay: the run is checked against its recording and never reaches a model. */
+  readonly replay?: ReplayCheck;
 }
 
 /** The durable run `workflow` is part of, while it runs. */
@@ -108,7 +111,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
     await lease.release().catch(() => undefined);
     throw error;
   }
-  const journal = new DurableRun(store, runId, workflow, loaded, lease);
+  const journal = new DurableRun(store, runId, workflow, loaded, lease, resumed?.replay);
   const keeper = new LeaseKeeper(lease, leaseMs, workflow.clock, asked, (lost) => journal.interrupt(lost));
   journal.keepLeaseWith(keeper);
   const unsubscribe = workflow.addObserver({ onEvent: (event, node) => journal.recordEvent(event, node as TreeNode | undefined) });

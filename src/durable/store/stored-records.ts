@@ -40,6 +40,8 @@ export interface CallRecord {
   usage: TokenUsage;
   model: string;
   fingerprint?: string;
+  /** What was asked (masked), so a replay can show how a changed call differs; absent in older records. */
+  request?: CallRequest;
   /** Model requests the call made (its budget counts them again on replay); absent before budgets. */
   requests?: number;
   /**
@@ -53,6 +55,17 @@ export interface CallRecord {
   startedAt?: number;
   endedAt?: number;
   at: number;
+}
+
+/** What an agent call asked, as its record keeps it (masked like the tree). */
+export interface CallRequest {
+  /** The model as cache keys name it: an Anthropic id, or `provider/model` with the whole provider id. */
+  model: string;
+  system: string | null;
+  /** The user content as sent: the prompt's text and its data. */
+  user: string;
+  /** The answer's JSON Schema; null when the schema has none. */
+  schema: unknown;
 }
 
 /** A value sent to a run from outside (`signal(runId, name, value)`). */
