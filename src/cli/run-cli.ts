@@ -15,7 +15,7 @@ import { loadWorkflows } from './load-workflows.js';
 import { openStore } from './open-store.js';
 import { reportError } from './report-error.js';
 import { viewCommand, type ViewFlags } from './view-command.js';
-import { exportCommand, replayCommand } from './replay-command.js';
+import { exportCommand, forkCommand, replayCommand } from './replay-command.js';
 
 const USAGE = `Usage: groundswell runs <command> [options]
        groundswell view <run.json> | view (--store <dir> | --pg <url>) [runId]
@@ -30,6 +30,8 @@ Commands:
                                                 send a value to a waiting run (and resume it);
                                                 --ahead: for a wait it has not reached yet
   export <runId> [--out <file>]                 the run as one recording file (stdout without --out)
+  fork <runId> --at <step> --workflows <module> a new run: what the run did before the step is
+                                                served from it, the rest runs live with the module's code
   replay <recording.json> --workflows <module>  run the current code against a recording with the
                                                 network closed: exit 0 when the same, 1 at the
                                                 first divergence (printed with a diff)
@@ -72,6 +74,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         host: { type: 'string' },
         'allow-signals': { type: 'boolean' },
         out: { type: 'string' },
+        at: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -105,6 +108,8 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         return await sendSignal(store, rest, values.workflows, values.ahead === true, io);
       case 'export':
         return await exportCommand(store, need(rest[0], 'a run id'), values.out, io);
+      case 'fork':
+        return await forkCommand(store, need(rest[0], 'a run id'), values.at, values.workflows, io);
       default:
         throw new CliUsageError(`Unknown command "runs ${command}".`);
     }

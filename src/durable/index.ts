@@ -19,3 +19,5 @@ export type { ReplayOptions, ReplayResult } from './replay/replay-run.js';
 export { ReplayDivergenceError } from './replay/replay-divergence.js';
 export type { ChangedPart, DivergenceKind, ReplayDivergence } from './replay/replay-divergence.js';
 export { formatDivergence } from './replay/format-divergence.js';
+export { forkRun } from './replay/fork-run.js';
+export type { ForkOptions, ForkResult } from './replay/fork-run.js';
