@@ -21,3 +21,5 @@ export type { ChangedPart, DivergenceKind, ReplayDivergence } from './replay/rep
 export { formatDivergence } from './replay/format-divergence.js';
 export { forkRun } from './replay/fork-run.js';
 export type { ForkOptions, ForkResult } from './replay/fork-run.js';
+export { recordRun } from './replay/record-run.js';
+export type { RecordedRun, RecordOptions } from './replay/record-run.js';
