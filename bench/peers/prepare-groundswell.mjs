@@ -33,6 +33,8 @@ if (tarball === undefined) {
       execFileSync('npm', ['pack', '--loglevel=warn', '--pack-destination', out], { cwd: work, stdio: ['ignore', 'ignore', 'inherit'] });
       const [packed] = readdirSync(out);
       renameSync(join(out, packed), tarball);
+      // Only the tarball of the commit measured last is kept.
+      for (const old of readdirSync(vendor)) if (/^groundswell-[0-9a-f]{12}\.tgz$/.test(old) && join(vendor, old) !== tarball) rmSync(join(vendor, old));
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
