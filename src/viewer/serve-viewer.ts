@@ -174,6 +174,9 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
             if (next !== undefined) setWait(next);
           }
           touch(event.nodeId, node);
+          // The run's end goes out at once: a page should not show a finished run as running
+          // for up to a batch interval (that wait was most of what a short watched run took).
+          if (event.type === 'workflowEnd' && node?.parent === null && clients.size > 0) flush();
         },
         onLog: (entry) => touch(entry.nodeId),
         onStateUpdated: (node) => touch(node.id, node),

@@ -124,3 +124,24 @@ describe('viewer batches', () => {
     fresh.drop();
   });
 });
+
+describe("a live run's end", () => {
+  it('reaches an open page at once, not at the next batch', async () => {
+    // A batch interval no test would wait out: the end must not depend on it.
+    viewer = await serveViewer({ batchMs: 60_000 });
+    const gate = deferred<void>();
+    const run = createWorkflow({ name: 'short' }, async (ctx) => {
+      await gate.promise;
+      return ctx.step('only', () => 1);
+    });
+    viewer.attach(run);
+    const page = await openEvents(viewer.url);
+    await page.next((m) => m.event === 'snapshot');
+    const done = run.run();
+    gate.resolve();
+    await done;
+    const end = await page.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'short' && r.status === 'completed'));
+    expect((end.data as { upserted: NodeRow[] }).upserted.map((r) => `${r.name}:${r.status}`)).toContain('only:completed');
+    page.drop();
+  });
+});
