@@ -58,6 +58,9 @@ export async function replayRun(recording: Recording | string, options: ReplayOp
   } finally {
     await store.close();
   }
+  // A replay that failed where the recorded run completed went another way there first (a
+  // budget the served calls no longer fit): the steps it then never reached follow from it.
+  if (failure !== undefined && run.status === 'completed') return { same: false, divergence: outcomeDivergence(recorded, failure, result) as ReplayDivergence };
   const missed = check.finish();
   if (missed !== undefined) return { same: false, divergence: missed };
   const outcome = outcomeDivergence(recorded, failure, result);

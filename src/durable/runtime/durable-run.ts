@@ -13,6 +13,7 @@ import type { LeaseKeeper } from './lease-keeper.js';
 import { RunInterruptedError } from './run-interrupted-error.js';
 import { ReservationRecords } from './reservation-records.js';
 import type { BudgetAmounts } from '../../budgets/budget-amounts.js';
+import type { BudgetLedger } from '../../budgets/budget-ledger.js';
 import { exportRun } from '../../debugger/run-export.js';
 import type { SerializedError } from '../../util/serialize-error.js';
 import { addUsage, ZERO_USAGE } from '../../util/usage.js';
@@ -32,7 +33,7 @@ import { ResumedEvents } from './resumed-events.js';
 import { SIGNALS_TAKEN, signalsTaken } from './signals-taken.js';
 import { stepStatesOf } from './step-state.js';
 import { backdateWorkflows, firstStart, nodeTimes, storedTimes } from './original-times.js';
-import { amountsOfSubtree, bookBelow, bookReplayedCall } from '../../budgets/earlier-spending.js';
+import { amountsOfSubtree, amountsOfUsage, bookBelow, bookReplayedCall } from '../../budgets/earlier-spending.js';
 import type { SerializedNode } from '../../types/serialized.js';
 
 // The stored tree is rewritten whole, so how often follows what a write costs: at most every
@@ -112,7 +113,8 @@ export class DurableRun implements RunJournal, CallJournal {
     }
     this.waitingSince = loaded?.run.waitingFor;
     this.reservations = new ReservationRecords(loaded?.data);
-    this.firstStarted = loaded === undefined ? undefined : firstStart(loaded);
+    // A replay runs everything again now: its root starts now, not when the recording did.
+    this.firstStarted = loaded === undefined || replay !== undefined ? undefined : firstStart(loaded);
     for (const [name, value] of Object.entries(loaded?.data ?? {})) {
       // Only calls that did not complete run again, so only theirs can be handed over.
       const key = name.slice(CHECKPOINT_DATA.length);
@@ -421,11 +423,17 @@ export class DurableRun implements RunJournal, CallJournal {
           'so its stored answer is not replayed.',
       );
     }
+    const toolCalls = Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0;
+    // A replay runs the current code's budgets: a call they cannot pay for is refused, as it
+    // would be live (a resume books it regardless: that money was spent).
+    if (this.replay !== undefined) refuseUnaffordable(call.budgets, amountsOfUsage(stored.usage, stored.requests ?? 1, toolCalls), `Agent call ${key} (served from the recording)`);
     this.replay?.callServed(key);
     // What the call cost when it ran still counts against the budgets above it.
-    bookReplayedCall(call.budgets, stored.usage, stored.requests, Array.isArray(stored.toolCalls) ? stored.toolCalls.length : 0);
+    bookReplayedCall(call.budgets, stored.usage, stored.requests, toolCalls);
     if (stored.spentBefore !== undefined) for (const ledger of call.budgets) ledger.book(stored.spentBefore);
-    const ran = storedTimes(stored);
+    // A replay shows its own clock: the recorded times (maybe days old) would stretch every
+    // workflow and step around the served call back to when the recording ran.
+    const ran = this.replay === undefined ? storedTimes(stored) : undefined;
     if (ran !== undefined) backdateWorkflows(call.tree.node?.parent, ran.startedAt);
     return {
       value: parsed.data,
@@ -559,4 +567,16 @@ function replayedFailure(workflow: Workflow, node: TreeNode, stored: StoredStepE
     return error;
   }
   return thrown;
+}
+
+/**
+ * Throws the budget refusal for work costing `used` that a budget in `ledgers` cannot take on top
+ * of what is spent. A budget that suspends is left alone: the recorded run's raise signal decides.
+ */
+function refuseUnaffordable(ledgers: readonly BudgetLedger[], used: BudgetAmounts, what: string): void {
+  for (const ledger of ledgers) {
+    if (ledger.suspends) continue;
+    const over = ledger.beyond(used);
+    if (over !== undefined) throw ledger.refuse(over, used, what);
+  }
 }
