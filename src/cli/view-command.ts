@@ -5,6 +5,7 @@ import type { RunExport } from '../types/serialized.js';
 import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { serveViewer, type Viewer } from '../viewer/serve-viewer.js';
+import { shellWord } from '../viewer/shell-word.js';
 import type { ViewerWait } from '../viewer/viewer-wait.js';
 import { CliUsageError, type CliIo } from './cli-io.js';
 import { runLine } from './format-run.js';
@@ -54,7 +55,7 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
     let running = await load(store, target);
     viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}), allowSignals });
     const shown = viewer;
-    const signalTo = { store, runId: target };
+    const signalTo = { store, runId: target, storeFlag: storeFlag(flags) };
     const update = (tree: RunExport | undefined, live: boolean, waitingFor: ViewerWait | undefined): void => {
       if (tree !== undefined) shown.show(tree, { live, ...(waitingFor !== undefined ? { waitingFor } : {}), signalTo });
     };
@@ -80,6 +81,26 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
     if (timer !== undefined) clearTimeout(timer);
     await viewer?.close();
     await store.close();
+  }
+}
+
+/**
+ * How the commands the page shows name this store: as the viewer was opened, ready to paste. A
+ * PostgreSQL URL with a password (or one that does not parse) shows as `<url>`: the page is no
+ * place for a secret.
+ */
+export function storeFlag(flags: StoreFlags): string {
+  if (flags.pg === undefined) return flags.store === undefined ? '--store <dir>' : `--store ${shellWord(flags.store)}`;
+  const schema = flags.schema !== undefined ? ` --schema ${shellWord(flags.schema)}` : '';
+  return `--pg ${hasPassword(flags.pg) ? '<url>' : shellWord(flags.pg)}${schema}`;
+}
+
+function hasPassword(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.password !== '' || parsed.searchParams.has('password');
+  } catch {
+    return true;
   }
 }
 

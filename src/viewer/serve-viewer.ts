@@ -12,7 +12,7 @@ import { describeValue } from '../util/describe.js';
 import { isLoopback } from './loopback-host.js';
 import type { ViewerSignalTarget } from './signal-target.js';
 import { SseClients } from './sse-clients.js';
-import type { NodesMessage, SignalStatus, SnapshotMessage, ViewerMode } from './stream-messages.js';
+import type { NodesMessage, SignalStatus, SnapshotMessage, StoredRun, ViewerMode } from './stream-messages.js';
 import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
 import { ViewerError } from './viewer-error.js';
 import { ViewerModel } from './viewer-model.js';
@@ -48,7 +48,7 @@ export interface Viewer {
    * Shows a stored run (an export, as object or JSON text); call again with a newer export to
    * update it. `live` marks it as still running; `waitingFor` (a suspended run record's) shows
    * what the run waits for; `signalTo` (the run's store and id) is where the page's answer to
-   * that wait goes, when the viewer allows signals.
+   * that wait goes, when the viewer allows signals, and the run a selected step's fork command names.
    */
   show(run: RunExport | string, options?: { readonly live?: boolean; readonly waitingFor?: ViewerWait; readonly signalTo?: ViewerSignalTarget }): void;
   /** Ends every open page's stream and stops the server. */
@@ -82,6 +82,8 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     dirty = true;
   };
   const signals = (): SignalStatus => ({ open: allowSignals && signalTo !== null, answered });
+  // A run shown with its store can be forked: the page names it in the command it shows.
+  const stored = (): StoredRun | null => (signalTo === null ? null : { runId: signalTo.runId, storeFlag: signalTo.storeFlag ?? '--store <dir>' });
   let listeningPort = 0;
   const detachers = new Set<Unsubscribe>();
 
@@ -94,7 +96,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const waitSent = waitChanged;
     waitChanged = false;
     if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
-    clients.send(SseClients.message('nodes', { ...changes, mode, wait, signals: signals(), touched: touchedIds } satisfies NodesMessage));
+    clients.send(SseClients.message('nodes', { ...changes, mode, wait, signals: signals(), stored: stored(), touched: touchedIds } satisfies NodesMessage));
   };
   const state: ViewerState = {
     model,
@@ -115,7 +117,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       : null,
     snapshotMessage: () => {
       if (dirty) flush();
-      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait, signals: signals() } satisfies SnapshotMessage);
+      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait, signals: signals(), stored: stored() } satisfies SnapshotMessage);
     },
     flushIfDirty: () => {
       if (dirty) flush();
@@ -251,6 +253,9 @@ function checkTarget(target: ViewerSignalTarget | undefined): ViewerSignalTarget
   if (target === undefined) return null;
   if (typeof target !== 'object' || target === null || typeof target.runId !== 'string' || typeof target.store?.putSignal !== 'function') {
     throw new UsageError(`viewer.show options.signalTo must be { store, runId }, got ${describeValue(target)}.`);
+  }
+  if (target.storeFlag !== undefined && typeof target.storeFlag !== 'string') {
+    throw new UsageError(`viewer.show options.signalTo.storeFlag must be a string, got ${describeValue(target.storeFlag)}.`);
   }
   return target;
 }

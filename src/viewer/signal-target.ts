@@ -7,4 +7,9 @@ import type { RunStore } from '../durable/store/run-store.js';
 export interface ViewerSignalTarget {
   readonly store: RunStore;
   readonly runId: string;
+  /**
+   * How the command line names this store, for the commands the page shows (a fork at the selected
+   * step): `--store ./runs`, or `--pg <url>` with no password in it. Default `--store <dir>`.
+   */
+  readonly storeFlag?: string;
 }

@@ -33,11 +33,22 @@ export interface SignalStatus {
   readonly answered: string | null;
 }
 
+/**
+ * The stored run shown (a run shown with `signalTo`), for the commands the page offers, such as a
+ * fork at the selected step; null for a live workflow or an export file, which have no store.
+ */
+export interface StoredRun {
+  readonly runId: string;
+  /** How a command names the run's store, ready to paste: `--store ./runs`, `--pg <url>`. */
+  readonly storeFlag: string;
+}
+
 /** What a page gets first: the tree as of now. */
 export interface SnapshotMessage extends TreeSnapshot {
   readonly mode: ViewerMode;
   readonly wait: ViewerWait | null;
   readonly signals: SignalStatus;
+  readonly stored: StoredRun | null;
 }
 
 /** A batch: the rows that changed, and which nodes had news (null: any may have). */
@@ -45,5 +56,6 @@ export interface NodesMessage extends TreeChanges {
   readonly mode: ViewerMode;
   readonly wait: ViewerWait | null;
   readonly signals: SignalStatus;
+  readonly stored: StoredRun | null;
   readonly touched: readonly string[] | null;
 }

@@ -1,5 +1,7 @@
 import type { NodeDetails } from '../node-details.js';
+import type { StoredRun } from '../stream-messages.js';
 import { add, el } from './dom.js';
+import { forkCommand, stepPath } from './fork-command.js';
 import { durationOf, fmtAmount, fmtCost, fmtMs, pretty, REPLAYED_NOTE, time, usageText } from './format.js';
 import { nodes, type PageNode } from './tree-model.js';
 
@@ -273,8 +275,34 @@ function toolsSection(d: NodeDetails): HTMLElement {
   return ts;
 }
 
-/** The details pane for one node, each part only when the node has it. */
-export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: SelectNode): void {
+/** The details pane's "Fork here" line: for a step of a stored run that has started, else null. */
+function forkLine(id: string, stored: StoredRun | null): HTMLElement | null {
+  const n = nodes.get(id);
+  // Only a step is keyed in the run's journal: a fork starts at one.
+  if (stored === null || !n || n.row.kind !== 'step' || n.row.status === 'idle') return null;
+  const command = forkCommand(stored, stepPath(n));
+  const text = el('code', 'fork-command', command);
+  text.id = 'd-fork-command';
+  const copy = el('button', '', 'Copy');
+  copy.type = 'button';
+  copy.id = 'd-fork-copy';
+  copy.addEventListener('click', () => {
+    // Loopback is a secure context, so the clipboard is there; where it is refused, select the text to copy by hand.
+    const selectText = (): void => {
+      window.getSelection()?.selectAllChildren(text);
+      copy.textContent = 'Selected: copy it';
+    };
+    if (!navigator.clipboard) return selectText();
+    navigator.clipboard.writeText(command).then(() => (copy.textContent = 'Copied'), selectText);
+  });
+  const line = add(el('div', 'fork-line'), el('span', 'muted', 'Fork here'), text, copy);
+  line.id = 'd-fork';
+  line.title = 'A new run: what this run did before the step is copied, and the step and everything after it run live with the current code.';
+  return line;
+}
+
+/** The details pane for one node, each part only when the node has it (`stored`: the stored run shown, if any). */
+export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: SelectNode, stored: StoredRun | null): void {
   const out: HTMLElement[] = [];
   // The same node read again (a live budget is, each second) keeps its events list open or shut.
   const eventsOpen = detailsEl.dataset.id === d.id && detailsEl.querySelector('#d-events details')?.hasAttribute('open') === true;
@@ -304,6 +332,8 @@ export function showDetails(detailsEl: HTMLElement, d: NodeDetails, select: Sele
       ['tokens (subtree)', sub ? usageText(sub) : undefined],
     ]),
   );
+  const fork = forkLine(d.id, stored);
+  if (fork) out.push(fork);
   if (d.error) out.push(errorSection(d.error));
   if (d.budgets.length || d.budgetEvents.length) out.push(budgetSection(d, typeof d.duration === 'number' ? d.duration : row ? durationOf(row.row) : undefined));
   if (d.why) {

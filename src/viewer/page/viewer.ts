@@ -5,7 +5,7 @@
  */
 import type { NodeDetails } from '../node-details.js';
 import type { NodeRow } from '../node-row.js';
-import type { NodesMessage, SignalStatus, SnapshotMessage, ViewerMode } from '../stream-messages.js';
+import type { NodesMessage, SignalStatus, SnapshotMessage, StoredRun, ViewerMode } from '../stream-messages.js';
 import type { ViewerWait } from '../viewer-wait.js';
 import type { WorkflowStatus } from '../../types/status.js';
 import { showDetails, showMissing } from './details-view.js';
@@ -44,6 +44,8 @@ interface RowView {
 let rootId: string | null = null;
 let wait: ViewerWait | null = null;
 let signals: SignalStatus = { open: false, answered: null };
+/** The stored run shown, for the fork command of a selected step; null for a live workflow or a file. */
+let stored: StoredRun | null = null;
 let mode: ViewerMode = 'empty';
 let selected: string | null = null;
 /** The shown details have a budget: work below the node changes its standing, holds without an event. */
@@ -215,7 +217,7 @@ function loadDetails(): void {
     .then((d) => {
       if (seq !== detailsSeq) return;
       selectedHasBudget = d !== null && d.budgets.length > 0;
-      if (d) showDetails(detailsEl, d, select);
+      if (d) showDetails(detailsEl, d, select, stored);
       else if (!detailsEl.dataset.id || detailsEl.dataset.id !== id) showMissing(detailsEl, id);
     })
     .catch(() => {
@@ -314,6 +316,7 @@ stream.addEventListener('snapshot', (e) => {
   mode = d.mode;
   wait = d.wait || null;
   signals = d.signals;
+  stored = d.stored;
   d.rows.forEach(upsert);
   if (selected === null) openLinked();
   rebuild();
@@ -330,6 +333,7 @@ stream.addEventListener('nodes', (e) => {
   mode = d.mode;
   wait = d.wait || null;
   signals = d.signals;
+  stored = d.stored;
   rebuild();
   if (selected !== null && (d.touched === null || d.touched.indexOf(selected) >= 0 || d.upserted.some((r) => r.id === selected))) loadDetails();
 });
