@@ -16,10 +16,13 @@ import { openStore } from './open-store.js';
 import { reportError } from './report-error.js';
 import { viewCommand, type ViewFlags } from './view-command.js';
 import { exportCommand, forkCommand, replayCommand } from './replay-command.js';
+import { diffCommand, evalCommand, type CompareFlags } from './compare-command.js';
 
 const USAGE = `Usage: groundswell runs <command> [options]
        groundswell view <run.json> | view (--store <dir> | --pg <url>) [runId]
        groundswell replay <recording.json> --workflows <module>
+       groundswell diff <a.json> <b.json> [--scorers <module>] [--json]
+       groundswell eval <dir-or-files...> [--workflows <module>] [--scorers <module>] [--json]
 
 Commands:
   list [--status <s>[,<s>]] [--limit <n>]     runs, newest first: status, tokens and cost stored so
@@ -35,6 +38,13 @@ Commands:
   replay <recording.json> --workflows <module>  run the current code against a recording with the
                                                 network closed: exit 0 when the same, 1 at the
                                                 first divergence (printed with a diff)
+  diff <a.json> <b.json> [--scorers <module>]   compare two recordings node by node (outcome,
+                                                answer diff, tokens, cost, duration, sign-offs,
+                                                scores); exit 0 (2 when a file is not a recording)
+  eval <dir-or-files...> [--workflows <module>] [--scorers <module>]
+                                                recordings as a dataset, offline: replayed (with
+                                                --workflows) and scored, one row each; exit 1
+                                                when one diverged
   view <run.json>                               serve a run export in a local web page
   view --store <dir> [runId], view --pg <url> [runId]
                                                 the same for a stored run (followed while it runs);
@@ -75,6 +85,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         'allow-signals': { type: 'boolean' },
         out: { type: 'string' },
         at: { type: 'string' },
+        scorers: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -90,6 +101,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
   }
   if (group === 'view') return view(command, values, io, stop ?? interrupted());
   if (group === 'replay') return replay(command, values.workflows, io);
+  if (group === 'diff' || group === 'eval') return compare(group, positionals.slice(1), values, io);
   if (group !== 'runs' || command === undefined) {
     io.err(`Unknown command "${inertText([group, command].filter(Boolean).join(' '))}".\n\n${USAGE}`);
     return 2;
@@ -131,6 +143,14 @@ async function view(target: string | undefined, flags: ViewFlags, io: CliIo, sto
 async function replay(file: string | undefined, workflowsPath: string | undefined, io: CliIo): Promise<number> {
   try {
     return await replayCommand(file, workflowsPath, io);
+  } catch (error) {
+    return reportError(error, io, USAGE);
+  }
+}
+
+async function compare(group: 'diff' | 'eval', files: readonly string[], flags: CompareFlags, io: CliIo): Promise<number> {
+  try {
+    return await (group === 'diff' ? diffCommand(files, flags, io) : evalCommand(files, flags, io));
   } catch (error) {
     return reportError(error, io, USAGE);
   }
