@@ -26,16 +26,18 @@ export function formatComparison(c: RunComparison): string {
     pair(money(c.a.costUsd), money(c.b.costUsd)),
     pair(ms(c.a.durationMs), ms(c.b.durationMs)),
     pair(score(c.a.score ?? undefined), score(c.b.score ?? undefined)),
-    pair(String(c.a.signedOff.length), String(c.b.signedOff.length)),
+    pair(goals(c.a), goals(c.b)),
   ]);
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
   const out = [`${run(c.a)} → ${run(c.b)}`, c.summary, '', line(header), ...rows.map(line)];
   out.push('', `nodes by outcome: ${outcomes(c.a)} → ${outcomes(c.b)}`);
   if (c.unmatchedScorers.length > 0) out.push(`scorers that matched no node: ${c.unmatchedScorers.map((p) => inertText(p)).join(', ')}`);
-  for (const node of c.nodes) {
-    if (node.answerDiff === undefined) continue;
-    out.push('', `answer of ${inertText(node.path)} (- a, + b):`, ...node.answerDiff.split('\n').map((l) => `  ${inertText(l)}`));
+  // A step's value is often its agent call's answer: one diff, headed by every node it belongs to.
+  const diffs = new Map<string, string[]>();
+  for (const node of c.nodes) if (node.answerDiff !== undefined) diffs.set(node.answerDiff, [...(diffs.get(node.answerDiff) ?? []), inertText(node.path)]);
+  for (const [diff, paths] of diffs) {
+    out.push('', `answer of ${paths.join(', ')} (- a, + b):`, ...diff.split('\n').map((l) => `  ${inertText(l)}`));
   }
   return out.join('\n');
 }
@@ -66,6 +68,12 @@ function score(value: number | undefined): string | undefined {
 function signOffs(node: NodeComparison, side: 'a' | 'b'): string | undefined {
   const list = node[side]?.signOffs ?? [];
   return list.length === 0 ? undefined : `${list.filter((s) => s.verdict === 'accept').length}/${list.length}`;
+}
+
+/** Goals signed off of those judged, like a node's `accepted/total`. */
+function goals(totals: RunTotals): string | undefined {
+  const judged = totals.signedOff.length + totals.refused.length;
+  return judged === 0 ? undefined : `${totals.signedOff.length}/${judged}`;
 }
 
 function outcomes(totals: RunTotals): string {

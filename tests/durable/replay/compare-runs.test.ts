@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { createAgent, createPrompt } from 'groundswell';
 import { compareRuns, exportRecording, formatComparison, JournalRunStore, scoreRun, ScorerError, writeRecording, type Recording, type RunNode } from 'groundswell/durable';
 import { json, ScriptedModel } from 'groundswell/testing';
+import { liveJudge, liveModel, pipeline as pipeline20, PIPELINE_CALLS } from './pipeline-fixture.js';
 import { BASE, cost, costOf, pipeline, record as recordRun, tokensOf, type Reply } from './compare-fixture.js';
 
 let dir: string;
@@ -61,7 +62,7 @@ describe('compareRuns', () => {
     const table = formatComparison(c);
     expect(table).toContain('run a (Pipeline, completed) → run b (Pipeline, completed)');
     expect(table).toMatch(/Pipeline › ask#1 › counter\s+changed\s+completed\s+120 → 140/);
-    expect(table).toContain('answer of Pipeline › ask#1 › counter (- a, + b):');
+    expect(table).toContain('answer of Pipeline › ask#1, Pipeline › ask#1 › counter (- a, + b):');
     expect(table).toMatch(new RegExp(`total\\s+5 of 7 differ\\s+completed\\s+${tokensOf(BASE)} → ${tokensOf(changed)}`));
   });
 
@@ -181,5 +182,26 @@ describe('scorers', () => {
     expect(failed).toBeInstanceOf(ScorerError);
     expect((failed as Error).message).toMatch(/The scorer for "Pipeline › summarize" failed on node "Pipeline › summarize" of run a: no answer/);
     expect((failed as Error).cause).toBeInstanceOf(Error);
+  });
+});
+
+describe('compareRuns on the 20-call pipeline', () => {
+  it('finds every agent call record by its journal key (fan-out children, concurrent steps, the judge) and the sign-off', async () => {
+    const model = liveModel((script) => new ScriptedModel(script));
+    const judge = liveJudge((script) => new ScriptedModel(script));
+    await pipeline20({ store, runId: 'big', root: mkdtempSync(join(dir, 'project-')), model, judge })().run();
+    const recording = await exportRecording(store, 'big');
+    const c = await compareRuns(recording, recording);
+    const calls = c.nodes.filter((n) => n.kind === 'agentPrompt');
+    expect(calls).toHaveLength(PIPELINE_CALLS);
+    const keys = new Set(recording.calls.map((call) => call.key));
+    expect(calls.filter((n) => n.a?.key === undefined || !keys.has(n.a.key)).map((n) => n.path)).toEqual([]);
+    // Each answer is its own call's record: no two keys resolve to one record.
+    expect(new Set(calls.map((n) => n.a?.key)).size).toBe(PIPELINE_CALLS);
+    expect(calls.map((n) => n.path)).toContain('Pipeline › Research#2 › angle#1 › researcher');
+    expect(c.a.tokens).toBe(recording.calls.reduce((sum, call) => sum + call.usage.inputTokens + call.usage.outputTokens + call.usage.cacheCreationInputTokens + call.usage.cacheReadInputTokens, 0));
+    expect(c.a.signedOff).toEqual(['the report covers every topic']);
+    expect(c.sameGoalsSignedOff).toBe(true);
+    expect(c.counts).toEqual({ same: c.nodes.length, changed: 0, added: 0, missing: 0 });
   });
 });

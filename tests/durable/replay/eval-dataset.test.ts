@@ -93,7 +93,7 @@ describe('groundswell diff, groundswell eval', () => {
     const fewer = Math.round(((tokensOf(BASE) - tokensOf(CHANGED)) / tokensOf(BASE)) * 100);
     expect(diff.out).toContain(`same outcome (completed), nodes: 5 changed, ${fewer}% fewer tokens, score 0.75 → 0.50`);
     expect(diff.out).toMatch(/Pipeline › summarize › counter\s+changed\s+completed\s+260 → 180/);
-    expect(diff.out).toContain('answer of Pipeline › summarize › counter (- a, + b):');
+    expect(diff.out).toContain('answer of Pipeline › summarize, Pipeline › summarize › counter (- a, + b):\n    {\n  -   "n": 3\n  +   "n": 2\n    }');
     const json = await cli('diff', r1, r2, '--json');
     expect(JSON.parse(json.out).b.tokens).toBe(tokensOf(CHANGED));
 
