@@ -20,6 +20,7 @@ import { diffCommand, evalCommand, type CompareFlags } from './compare-command.j
 
 const USAGE = `Usage: groundswell runs <command> [options]
        groundswell view <run.json> | view (--store <dir> | --pg <url>) [runId]
+       groundswell view --compare <a.json> <b.json> | view (--store <dir> | --pg <url>) --compare <runA> <runB>
        groundswell replay <recording.json> --workflows <module>
        groundswell diff <a.json> <b.json> [--scorers <module>] [--json]
        groundswell eval <dir-or-files...> [--workflows <module>] [--scorers <module>] [--json]
@@ -49,6 +50,9 @@ Commands:
   view --store <dir> [runId], view --pg <url> [runId]
                                                 the same for a stored run (followed while it runs);
                                                 without a run id: list the runs
+  view --compare <a.json> <b.json>              two recordings side by side: a row per node, changed,
+                                                added and missing ones highlighted, a row's answer diff
+                                                (with --store/--pg: two stored runs by id)
     --port <n>       the port (default: a free one; the URL is printed)
     --host <addr>    the address to bind (default 127.0.0.1: this machine only)
     --allow-signals  let the page answer a stored run's wait: a form from the wait's schema
@@ -83,6 +87,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         port: { type: 'string' },
         host: { type: 'string' },
         'allow-signals': { type: 'boolean' },
+        compare: { type: 'string' },
         out: { type: 'string' },
         at: { type: 'string' },
         scorers: { type: 'string' },

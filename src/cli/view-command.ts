@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseRunExport, RunExportError } from '../debugger/run-export.js';
+import { compareRuns } from '../durable/replay/compare-runs.js';
+import { exportRecording, readRecording, type Recording } from '../durable/replay/recording.js';
 import type { RunStore } from '../durable/store/run-store.js';
 import type { RunExport } from '../types/serialized.js';
 import { errorMessage } from '../util/describe.js';
@@ -16,6 +18,8 @@ export interface ViewFlags extends StoreFlags {
   readonly host?: string;
   /** Lets the page send the signal a waiting run waits for (decision 0081). */
   readonly 'allow-signals'?: boolean;
+  /** `view --compare <a> <b>`: the first of two runs shown side by side (the target is the second). */
+  readonly compare?: string;
 }
 
 /** How often a running stored run is read again. */
@@ -29,6 +33,10 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
   const port = parsePort(flags.port);
   const fromStore = flags.store !== undefined || flags.pg !== undefined;
   const allowSignals = flags['allow-signals'] === true;
+  if (flags.compare !== undefined) {
+    if (allowSignals) throw new CliUsageError('--allow-signals shows one stored run; it does not go with --compare.');
+    return viewComparison(flags.compare, target, flags, io, stop, port);
+  }
   if (!fromStore) {
     if (target === undefined || target === '') throw new CliUsageError('Missing a run export file (or --store <dir> / --pg <url>).');
     // A signal is stored with the run: an export file has no store to send it to.
@@ -81,6 +89,40 @@ export async function viewCommand(target: string | undefined, flags: ViewFlags, 
     if (timer !== undefined) clearTimeout(timer);
     await viewer?.close();
     await store.close();
+  }
+}
+
+/**
+ * `view --compare <a.json> <b.json>` (two recordings) or `view --store <dir>|--pg <url> --compare
+ * <runA> <runB>` (both exported from the store): the two runs side by side, until `stop` settles.
+ */
+async function viewComparison(first: string, second: string | undefined, flags: ViewFlags, io: CliIo, stop: Promise<unknown>, port: number): Promise<number> {
+  const fromStore = flags.store !== undefined || flags.pg !== undefined;
+  if (first === '' || second === undefined || second === '') {
+    throw new CliUsageError(`view --compare takes two runs: view --compare <a.json> <b.json>, or view --store <dir> --compare <runA> <runB>.`);
+  }
+  let runs: [Recording, Recording];
+  if (fromStore) {
+    const store = await openStore(flags);
+    try {
+      runs = [await exportRecording(store, first), await exportRecording(store, second)];
+    } finally {
+      await store.close();
+    }
+  } else {
+    // A file that is not a recording is a RecordingError: exit 2, as `diff` says it.
+    runs = await Promise.all([readRecording(first), readRecording(second)]);
+  }
+  const comparison = await compareRuns(...runs);
+  const viewer = await serveViewer({ port, ...(flags.host !== undefined ? { host: flags.host } : {}) });
+  try {
+    viewer.showComparison(comparison);
+    io.out(`Comparing ${inertText(first)} and ${inertText(second)} at ${viewer.url}  (Ctrl+C stops)`);
+    io.out(inertText(comparison.summary));
+    await stop;
+    return 0;
+  } finally {
+    await viewer.close();
   }
 }
 

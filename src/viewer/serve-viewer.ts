@@ -3,12 +3,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LoadedNode } from '../debugger/loaded-node.js';
 import { parseRunExport } from '../debugger/run-export.js';
+import { compareRuns, type CompareOptions } from '../durable/replay/compare-runs.js';
+import type { Recording } from '../durable/replay/recording.js';
+import type { RunComparison } from '../durable/replay/run-comparison.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { Unsubscribe, WorkflowObserver } from '../types/observer.js';
 import { dispatchEvent } from '../types/event-table.js';
 import type { RunExport } from '../types/serialized.js';
 import { describeValue } from '../util/describe.js';
+import type { ComparisonView } from './compare-messages.js';
+import { comparisonView } from './comparison-view.js';
 import { isLoopback } from './loopback-host.js';
 import type { ViewerSignalTarget } from './signal-target.js';
 import { SseClients } from './sse-clients.js';
@@ -51,6 +56,14 @@ export interface Viewer {
    * that wait goes, when the viewer allows signals, and the run a selected step's fork command names.
    */
   show(run: RunExport | string, options?: { readonly live?: boolean; readonly waitingFor?: ViewerWait; readonly signalTo?: ViewerSignalTarget }): void;
+  /**
+   * Shows two runs side by side: one row per matched node path, each highlighted by its change,
+   * the totals and summary on top, and a selected row's answer diff and deltas. Static: call
+   * again (or `show`, `attach`) to show something else.
+   */
+  showComparison(comparison: RunComparison): void;
+  /** Compares two recordings (objects or file paths) with `compareRuns`, shows the result and returns it. */
+  compare(a: Recording | string, b: Recording | string, options?: CompareOptions): Promise<RunComparison>;
   /** Ends every open page's stream and stops the server. */
   close(): Promise<void>;
 }
@@ -74,6 +87,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
   let waitChanged = false;
   let signalTo: ViewerSignalTarget | null = null;
   let answered: string | null = null;
+  let comparison: ComparisonView | null = null;
   const setWait = (next: ViewerWait | null): void => {
     // The same wait shown again (a newer export) keeps its answer; another wait has none yet.
     if (next?.name !== wait?.name || next?.since !== wait?.since) answered = null;
@@ -117,7 +131,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       : null,
     snapshotMessage: () => {
       if (dirty) flush();
-      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait, signals: signals(), stored: stored() } satisfies SnapshotMessage);
+      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait, signals: signals(), stored: stored(), comparison } satisfies SnapshotMessage);
     },
     flushIfDirty: () => {
       if (dirty) flush();
@@ -135,6 +149,29 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     if (touchedAll) return;
     touched.add(id);
     if (touched.size > MAX_TOUCHED) touchedAll = true;
+  };
+
+  // Open pages switch between one run and a comparison by a fresh snapshot: batches carry neither.
+  const resendSnapshot = (): void => {
+    if (clients.size > 0) clients.send(state.snapshotMessage());
+  };
+  const leaveComparison = (): void => {
+    if (comparison === null) return;
+    comparison = null;
+    resendSnapshot();
+  };
+
+  const showComparison = (shown: RunComparison): void => {
+    if (typeof shown !== 'object' || shown === null || !Array.isArray(shown.nodes) || typeof shown.summary !== 'string') {
+      throw new UsageError(`viewer.showComparison expects what compareRuns returns, got ${describeValue(shown)}.`);
+    }
+    comparison = comparisonView(shown);
+    model.setRoot(null);
+    mode = 'compare';
+    signalTo = null;
+    setWait(null);
+    touchedAll = true;
+    resendSnapshot();
   };
 
   const server = createServer((req, res) => {
@@ -189,6 +226,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
         unsubscribe();
       };
       detachers.add(detach);
+      leaveComparison();
       return detach;
     },
     show(run, showOptions) {
@@ -203,6 +241,13 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       signalTo = checkTarget(showOptions?.signalTo);
       setWait(showOptions?.waitingFor ?? null);
       touchedAll = true;
+      leaveComparison();
+    },
+    showComparison,
+    async compare(a, b, compareOptions) {
+      const result = await compareRuns(a, b, compareOptions);
+      showComparison(result);
+      return result;
     },
     async close() {
       clearInterval(timer);

@@ -1,3 +1,4 @@
+import type { ComparisonView } from './compare-messages.js';
 import type { NodeRow } from './node-row.js';
 import type { ViewerWait } from './viewer-wait.js';
 
@@ -7,8 +8,8 @@ import type { ViewerWait } from './viewer-wait.js';
  * imports nothing from the server.
  */
 
-/** How the page labels the run. */
-export type ViewerMode = 'live' | 'stored' | 'empty';
+/** How the page labels the run; `compare` shows two runs side by side instead of a tree. */
+export type ViewerMode = 'live' | 'stored' | 'empty' | 'compare';
 
 /** The whole tree as rows, parents before children and siblings in order. */
 export interface TreeSnapshot {
@@ -49,6 +50,8 @@ export interface SnapshotMessage extends TreeSnapshot {
   readonly wait: ViewerWait | null;
   readonly signals: SignalStatus;
   readonly stored: StoredRun | null;
+  /** Two runs side by side (`viewer.showComparison`); null when one run is shown. */
+  readonly comparison: ComparisonView | null;
 }
 
 /** A batch: the rows that changed, and which nodes had news (null: any may have). */

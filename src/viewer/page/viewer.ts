@@ -8,6 +8,7 @@ import type { NodeRow } from '../node-row.js';
 import type { NodesMessage, SignalStatus, SnapshotMessage, StoredRun, ViewerMode } from '../stream-messages.js';
 import type { ViewerWait } from '../viewer-wait.js';
 import type { WorkflowStatus } from '../../types/status.js';
+import { showComparison } from './compare-view.js';
 import { showDetails, showMissing } from './details-view.js';
 import { add, byId, el } from './dom.js';
 import { durationOf, fmtCost, fmtMs, fmtTok, REPLAYED_NOTE, usageText } from './format.js';
@@ -168,8 +169,11 @@ function render(): void {
 
 function header(): void {
   const root = rootId !== null ? nodes.get(rootId) : undefined;
-  byId('run-title').textContent = root ? root.row.name : '';
-  document.title = root ? root.row.name + ' \u00B7 groundswell viewer' : 'groundswell viewer';
+  // A comparison titles the page itself (compare-view.ts).
+  if (mode !== 'compare') {
+    byId('run-title').textContent = root ? root.row.name : '';
+    document.title = root ? root.row.name + ' \u00B7 groundswell viewer' : 'groundswell viewer';
+  }
   let running = 0;
   let failed = 0;
   nodes.forEach((n) => {
@@ -180,7 +184,7 @@ function header(): void {
   if (running) text += ' \u00B7 ' + running + ' running';
   if (failed) text += ' \u00B7 ' + failed + ' failed';
   if (root && root.row.usage) text += ' \u00B7 ' + fmtTok(root.row.usage) + ' tok' + (fmtCost(root.row.usage) ? ' \u00B7 ' + fmtCost(root.row.usage) : '');
-  byId('counts').textContent = text;
+  byId('counts').textContent = mode === 'compare' ? '' : text;
   const pill = byId('mode');
   const shown: ViewerMode | 'disconnected' = connected ? mode : 'disconnected';
   // A live run that ended is live no more: the pill says how it ended.
@@ -318,8 +322,12 @@ stream.addEventListener('snapshot', (e) => {
   signals = d.signals;
   stored = d.stored;
   d.rows.forEach(upsert);
-  if (selected === null) openLinked();
+  // Two runs side by side replace the tree (and come back to it when a run is shown again).
+  document.body.classList.toggle('comparing', d.comparison !== null);
+  byId('compare').hidden = d.comparison === null;
+  if (d.comparison === null && selected === null) openLinked();
   rebuild();
+  if (d.comparison !== null) showComparison(d.comparison);
   // When the first tree was on screen, in ms since navigation started (tests read it).
   if (!document.body.dataset.ready) document.body.dataset.firstRenderMs = String(Math.round(performance.now()));
   document.body.dataset.ready = '1';
