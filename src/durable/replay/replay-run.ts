@@ -9,6 +9,7 @@ import type { WorkflowFactory } from '../runtime/resume.js';
 import { resumeWith } from '../runtime/run-durably.js';
 import { checkRecording, readRecording, type Recording } from './recording.js';
 import { RecordingCheck } from './recording-check.js';
+import { replayStore } from './replay-store.js';
 import { ReplayDivergenceError, type ReplayDivergence } from './replay-divergence.js';
 
 export interface ReplayOptions {
@@ -36,12 +37,12 @@ export async function replayRun(recording: Recording | string, options: ReplayOp
   }
   // The run as it began: its calls and signals to serve, its stored arguments; no step, so every
   // body runs again.
-  const store = MemoryRunStore.from({
+  const seed = { calls: recorded.calls, signals: recorded.signals, data: recorded.data.args === undefined ? {} : { args: recorded.data.args } };
+  const memory = MemoryRunStore.from({
     run: { id: run.id, rootName: run.rootName, ...(run.input !== undefined ? { input: run.input } : {}), status: 'running', createdAt: run.createdAt, updatedAt: run.createdAt },
-    calls: recorded.calls,
-    signals: recorded.signals,
-    data: recorded.data.args === undefined ? {} : { args: recorded.data.args },
+    ...seed,
   });
+  const store = replayStore(memory, run.id, seed);
   const check = new RecordingCheck(recorded);
   const workflow = factory(run.input, { runId: run.id, store });
   if (!(workflow instanceof Workflow)) throw new UsageError(`replayRun: the factory for "${run.rootName}" returned ${describeValue(workflow)}, not a Workflow.`);

@@ -258,6 +258,9 @@ export class DurableRun implements RunJournal, CallJournal {
   /** The run's tree as the debugger loads it: at the end, on suspend, and every few seconds meanwhile. */
   async storeTree(): Promise<void> {
     this.throwIfStopped();
+    // A replay's store is dropped when it ends: exporting the whole tree again and again for it
+    // was a good part of a long replay's time.
+    if (this.replay !== undefined) return;
     const started = performance.now();
     await this.stored(this.store.putTree(this.runId, exportRun(this.root.node, this.now()), this.fence));
     this.treeWrittenAt = performance.now();
@@ -390,7 +393,8 @@ export class DurableRun implements RunJournal, CallJournal {
         : { error: stepError(workflow, node, outcome.error) }),
       ...stepStatesOf(this, this.steps).settled(workflow, node, outcome.status === 'failed' ? outcome.error : undefined),
       ...(fingerprint !== undefined ? { fingerprint } : {}),
-      ...subtreeOf(node),
+      // A replay serves no step, so it keeps no copy of their subtrees.
+      ...(this.replay === undefined ? subtreeOf(node) : {}),
       ...nodeTimes(node),
       at: this.now(),
     };
