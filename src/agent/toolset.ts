@@ -32,7 +32,8 @@ export interface ToolHandler {
 
 const inputSchemas = new WeakMap<z.ZodType, ApiTool['input_schema']>();
 
-function inputSchemaOf(schema: z.ZodType): ApiTool['input_schema'] {
+/** A tool input's JSON Schema as sent to the model, converted once per schema object. */
+export function inputSchemaOf(schema: z.ZodType): ApiTool['input_schema'] {
   let json = inputSchemas.get(schema);
   if (json === undefined) {
     json = withoutDialect(loadedZodOrFail().toJSONSchema(schema) as Record<string, unknown>);

@@ -53,8 +53,16 @@ export class RecordingCheck implements ReplayCheck {
     });
   }
 
-  callServed(key: string): void {
+  callServed<T>(key: string, call: PromptCall<T>, recorded: CallRecord): void {
     this.unservedCalls.delete(key);
+    // The fingerprint leaves the tools out (a resume serves a call whatever tools it had); a
+    // replay tests the code, and a changed tool is a changed call.
+    if (recorded.request?.tools === undefined) return;
+    const parts = changedParts(recorded.request, callRequestOf(call)).filter((p) => p.part === 'tools' || p.part === 'mcps');
+    if (parts.length > 0) {
+      const path = nodePath(call.tree.node);
+      diverge({ kind: 'call-changed', key, path, parts, summary: `Replay diverged at ${path}: agent "${call.agentName}" (${key}) differs from the recording in ${parts.map((p) => p.part).join(', ')}.` });
+    }
   }
 
   callMissing<T>(key: string, call: PromptCall<T>): never {
@@ -115,7 +123,9 @@ function startOrder(steps: readonly StepRecord[]): StepRecord[] {
 
 function changedParts(recorded: CallRequest, current: CallRequest): ChangedPart[] {
   const parts: ChangedPart[] = [];
-  for (const name of ['model', 'system', 'user', 'schema'] as const) {
+  for (const name of ['model', 'system', 'user', 'schema', 'tools', 'mcps'] as const) {
+    // A record written before tools were kept says nothing about them.
+    if ((name === 'tools' || name === 'mcps') && recorded[name] === undefined) continue;
     const before = recorded[name];
     const after = current[name];
     if (JSON.stringify(before) !== JSON.stringify(after)) parts.push(part(name, before, after));

@@ -5,7 +5,7 @@ export type DivergenceKind = 'call-changed' | 'call-added' | 'call-removed' | 's
 
 /** One part of a request (or a run's outcome) that differs from the recording. */
 export interface ChangedPart {
-  readonly part: 'model' | 'system' | 'user' | 'schema' | 'answer' | 'status' | 'result';
+  readonly part: 'model' | 'system' | 'user' | 'schema' | 'tools' | 'mcps' | 'answer' | 'status' | 'result';
   readonly recorded: unknown;
   readonly current: unknown;
   /** A line diff, recorded lines as "- ", current as "+ ". */

@@ -3,6 +3,7 @@ import { modelKeyOf } from '../../agent/model/model-key.js';
 import type { PromptCall } from '../../agent/prompt-call.js';
 import type { CallRequest } from '../store/stored-records.js';
 import { loadedZodOrFail } from '../../util/load-zod.js';
+import { inputSchemaOf } from '../../agent/toolset.js';
 
 /**
  * What a call asked, as its record keeps it beside the fingerprint: the model (as cache keys name
@@ -16,6 +17,8 @@ export function callRequestOf<T>(call: PromptCall<T>): CallRequest {
     system: system === undefined ? null : call.secrets.text(system),
     user: call.secrets.text(userContent),
     schema: answerSchemaOf(call.prompt.responseFormat),
+    tools: call.settings.tools.map((tool) => ({ name: tool.name, description: call.secrets.text(tool.description), input: inputSchemaOf(tool.input) })),
+    mcps: call.settings.mcps.map((server) => server.name),
   };
 }
 

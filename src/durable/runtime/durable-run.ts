@@ -431,7 +431,7 @@ export class DurableRun implements RunJournal, CallJournal {
     // A replay runs the current code's budgets: a call they cannot pay for is refused, as it
     // would be live (a resume books it regardless: that money was spent).
     if (this.replay !== undefined) refuseUnaffordable(call.budgets, amountsOfUsage(stored.usage, stored.requests ?? 1, toolCalls), `Agent call ${key} (served from the recording)`);
-    this.replay?.callServed(key);
+    this.replay?.callServed(key, call, stored);
     // What the call cost when it ran still counts against the budgets above it.
     bookReplayedCall(call.budgets, stored.usage, stored.requests, toolCalls);
     if (stored.spentBefore !== undefined) for (const ledger of call.budgets) ledger.book(stored.spentBefore);

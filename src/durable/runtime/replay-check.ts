@@ -10,8 +10,8 @@ import type { CallRecord } from '../store/stored-records.js';
 export interface ReplayCheck {
   /** A step starts under `key` (its recorded record, if any, is not served: the body runs again). */
   stepStarting(key: string, node: TreeNode): void;
-  /** An agent call served from the recording. */
-  callServed(key: string): void;
+  /** An agent call about to be served from the recording (it may still throw: a changed tool). */
+  callServed<T>(key: string, call: PromptCall<T>, recorded: CallRecord): void;
   /** An agent call the recording has no record of. */
   callMissing<T>(key: string, call: PromptCall<T>): never;
   /** An agent call whose request differs from the recorded one (or whose answer no longer parses). */

@@ -66,6 +66,9 @@ export interface CallRequest {
   user: string;
   /** The answer's JSON Schema; null when the schema has none. */
   schema: unknown;
+  /** The tools offered, as the model saw them (MCP servers by name); absent in older records. */
+  tools?: ReadonlyArray<{ name: string; description: string; input: unknown }>;
+  mcps?: readonly string[];
 }
 
 /** A value sent to a run from outside (`signal(runId, name, value)`). */

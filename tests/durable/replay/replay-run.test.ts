@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, type Workflow, type WorkflowContext } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, type Workflow, type WorkflowContext } from 'groundswell';
 import { exportRecording, formatDivergence, JournalRunStore, readRecording, replayRun, writeRecording, type Recording } from 'groundswell/durable';
 import { expectReplay, json, ScriptedModel } from 'groundswell/testing';
 import { runCli } from '../../../src/cli/run-cli.js';
@@ -107,6 +107,28 @@ describe('replayRun', () => {
     await writeRecording(file, recording);
     expect(readFileSync(file, 'utf8')).toContain('"format":"groundswell.recording"');
     await expect(replayRun({ format: 'x' } as never, { workflows: {} })).rejects.toThrow(/is not a groundswell recording/);
+  });
+});
+
+describe('replayRun and tools', () => {
+  /** One step whose agent is offered a lookup tool; `input` is the tool's input schema. */
+  function withTool(model: ScriptedModel, input: z.ZodType = z.object({ city: z.string() })): () => Workflow<number> {
+    const lookup = defineTool({ name: 'lookup', description: 'Looks a city up.', input, execute: () => 'sunny' });
+    const agent = createAgent({ name: 'forecaster', tools: [lookup], ...agentModelSync(model) });
+    return () =>
+      createWorkflow({ name: 'Forecast', durable: { store, runId: 't1' } }, async (ctx) => (await ctx.step('ask', () => agent.prompt(createPrompt({ user: 'Weather?', responseFormat: Answer })))).n);
+  }
+
+  it('reports a changed tool definition at the call, with a diff of the tool list', async () => {
+    expect(await withTool(new ScriptedModel([json({ n: 4 })]))().run()).toBe(4);
+    const recording = await exportRecording(store, 't1');
+    expect(recording.calls[0]?.request?.tools?.map((t) => t.name)).toEqual(['lookup']);
+    const offline = closedModel();
+    expect((await replayRun(recording, { workflows: { Forecast: withTool(offline) } })).same).toBe(true);
+    const changed = await replayRun(recording, { workflows: { Forecast: withTool(offline, z.object({ city: z.string(), country: z.string() })) } });
+    expect(changed.same ? undefined : [changed.divergence.kind, changed.divergence.parts.map((p) => p.part)]).toEqual(['call-changed', ['tools']]);
+    expect(changed.same ? '' : changed.divergence.parts[0]?.diff).toMatch(/\+\s+"country"/);
+    expect(offline.requests).toHaveLength(0);
   });
 });
 
