@@ -1,7 +1,7 @@
 import type { PromptCall } from '../../agent/prompt-call.js';
 import type { TreeNode } from '../../core/tree-node.js';
 import type { ReplayCheck } from '../runtime/replay-check.js';
-import { callRequestOf } from '../runtime/call-request.js';
+import { callRequestOf, callToolsOf } from '../runtime/call-request.js';
 import type { CallRecord, CallRequest, StepRecord } from '../store/stored-records.js';
 import { lineDiff } from '../../util/line-diff.js';
 import { nodePath } from './node-path.js';
@@ -58,7 +58,9 @@ export class RecordingCheck implements ReplayCheck {
     // The fingerprint leaves the tools out (a resume serves a call whatever tools it had); a
     // replay tests the code, and a changed tool is a changed call.
     if (recorded.request?.tools === undefined) return;
-    const parts = changedParts(recorded.request, callRequestOf(call)).filter((p) => p.part === 'tools' || p.part === 'mcps');
+    // Only the tools are built and compared: the rest is in the fingerprint, and diffing the user
+    // text and schema of every served call was a good part of a long replay's time.
+    const parts = changedParts(recorded.request, callToolsOf(call), ['tools', 'mcps']);
     if (parts.length > 0) {
       const path = nodePath(call.tree.node);
       diverge({ kind: 'call-changed', key, path, parts, summary: `Replay diverged at ${path}: agent "${call.agentName}" (${key}) differs from the recording in ${parts.map((p) => p.part).join(', ')}.` });
@@ -121,9 +123,11 @@ function startOrder(steps: readonly StepRecord[]): StepRecord[] {
     .map(({ step }) => step);
 }
 
-function changedParts(recorded: CallRequest, current: CallRequest): ChangedPart[] {
+const ALL_PARTS = ['model', 'system', 'user', 'schema', 'tools', 'mcps'] as const;
+
+function changedParts(recorded: CallRequest, current: Partial<CallRequest>, names: ReadonlyArray<(typeof ALL_PARTS)[number]> = ALL_PARTS): ChangedPart[] {
   const parts: ChangedPart[] = [];
-  for (const name of ['model', 'system', 'user', 'schema', 'tools', 'mcps'] as const) {
+  for (const name of names) {
     // A record written before tools were kept says nothing about them.
     if ((name === 'tools' || name === 'mcps') && recorded[name] === undefined) continue;
     const before = recorded[name];

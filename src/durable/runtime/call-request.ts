@@ -17,6 +17,13 @@ export function callRequestOf<T>(call: PromptCall<T>): CallRequest {
     system: system === undefined ? null : call.secrets.text(system),
     user: call.secrets.text(userContent),
     schema: answerSchemaOf(call.prompt.responseFormat),
+    ...callToolsOf(call),
+  };
+}
+
+/** The tools and MCP servers a call offered, as its request keeps them (a replay compares only these on every served call). */
+export function callToolsOf<T>(call: PromptCall<T>): Pick<CallRequest, 'tools' | 'mcps'> {
+  return {
     tools: call.settings.tools.map((tool) => ({ name: tool.name, description: call.secrets.text(tool.description), input: inputSchemaOf(tool.input) })),
     mcps: call.settings.mcps.map((server) => server.name),
   };

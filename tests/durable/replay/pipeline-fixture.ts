@@ -22,6 +22,8 @@ export interface Variant {
   readonly dropFinal?: boolean;
   /** A step before the sign-off that the recording lacks. */
   readonly extraStep?: boolean;
+  /** The lookup tool's description, changed. */
+  readonly lookupDescription?: string;
   /** The run's token budget (the recording ran with 1,000,000; it spent 660). */
   readonly tokenBudget?: number;
 }
@@ -107,7 +109,7 @@ export function pipeline(options: PipelineOptions): () => Workflow<unknown> {
   const { model, judge, root, variant = {} } = options;
   const lookup = defineTool({
     name: 'lookup',
-    description: 'Looks a topic up in the archive.',
+    description: variant.lookupDescription ?? 'Looks a topic up in the archive.',
     effect: 'read',
     input: z.object({ topic: z.string() }),
     execute: ({ topic }) => `archive entry on ${topic}`,

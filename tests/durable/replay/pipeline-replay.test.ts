@@ -216,5 +216,12 @@ describe('a changed pipeline', () => {
     expect(divergence.summary).toMatch(/the recorded run completed, the replay failed: .*Agent call \/Pipeline#0\/.* \(served from the recording\) was refused: .*tokens limit 300/);
   });
 
-  it.todo('reports a changed tool input or tool definition: tools are in neither a call\'s fingerprint nor its request record, and a served call runs no tool');
+  it('reports a changed tool definition at the call that offered it', async () => {
+    const divergence = await diverged({ lookupDescription: 'Looks a topic up in the new archive.' });
+    expect([divergence.kind, divergence.key]).toEqual(['call-changed', '/Pipeline#0:gather#0/agent:gatherer#0']);
+    expect(divergence.parts.map((p) => p.part)).toEqual(['tools']);
+    expect(divergence.parts[0]?.diff).toContain('the new archive');
+  });
+
+  it.todo('reports a changed tool input: a call record keeps each tool call\'s name and output but not its input, and a served call runs no tool');
 });
