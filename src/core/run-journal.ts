@@ -43,7 +43,8 @@ export interface RunJournal {
    * The stored outcome of the step that `node` is, served instead of running its body. `identity`
    * is what the step's code and arguments were, so a changed step is reported, not replayed.
    */
-  replayStep(workflow: WorkflowRuntime, node: TreeNode, identity: StepIdentity): StepReplay | undefined;
+  /** `recorded`: the step is marked to be served from a recording when one is replayed. */
+  replayStep(workflow: WorkflowRuntime, node: TreeNode, identity: StepIdentity, recorded?: boolean): StepReplay | undefined;
   /**
    * Optional: asked before a step's body runs (after `replayStep` found nothing). Undefined when
    * the body may run at once; otherwise a promise to await first, whose rejection fails the step

@@ -39,6 +39,11 @@ export interface StepOptions {
    * when one would be passed, the step fails with `BudgetExceededError` (as its error's cause).
    */
   budget?: Budget;
+  /**
+   * When a recording of the run is replayed, serve this step's recorded result instead of running
+   * its body: for a body that reaches the outside world other than through agents (a fetch).
+   */
+  recorded?: boolean;
 }
 
 /**
@@ -180,7 +185,7 @@ async function journaledStep<R>(
   const node = scope.node as TreeNode;
   let replay;
   try {
-    replay = journal.replayStep(workflow, node, identity);
+    replay = journal.replayStep(workflow, node, identity, options.recorded === true);
   } catch (mismatch) {
     return stepFailed(scope, { ...options, retry: undefined }, body, Number.MAX_SAFE_INTEGER, mismatch);
   }

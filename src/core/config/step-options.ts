@@ -29,6 +29,7 @@ const sharedShape = {
   logFinish: flag.optional(),
   retry: retrySchema.optional(),
   budget: budgetSchema.optional(),
+  recorded: flag.optional(),
 };
 
 const decoratorOptionsSchema = strict({ name: nonEmptyText.optional(), ...sharedShape }, 'an object of step options');

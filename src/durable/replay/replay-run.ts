@@ -35,9 +35,14 @@ export async function replayRun(recording: Recording | string, options: ReplayOp
   if (typeof factory !== 'function') {
     throw new UsageError(`replayRun: no factory for workflow "${run.rootName}" in options.workflows (it has: ${Object.keys(options.workflows).join(', ') || 'none'}).`);
   }
-  // The run as it began: its calls and signals to serve, its stored arguments; no step, so every
-  // body runs again.
-  const seed = { calls: recorded.calls, signals: recorded.signals, data: recorded.data.args === undefined ? {} : { args: recorded.data.args } };
+  // The run as it began: its calls and signals to serve, its stored arguments; of its steps only
+  // those marked `recorded` (served as they were), so every other body runs again.
+  const seed = {
+    steps: recorded.steps.filter((step) => step.recorded === true),
+    calls: recorded.calls,
+    signals: recorded.signals,
+    data: recorded.data.args === undefined ? {} : { args: recorded.data.args },
+  };
   const memory = MemoryRunStore.from({
     run: { id: run.id, rootName: run.rootName, ...(run.input !== undefined ? { input: run.input } : {}), status: 'running', createdAt: run.createdAt, updatedAt: run.createdAt },
     ...seed,

@@ -4,6 +4,8 @@ import type { CallRecord, SignalRecord, StepRecord } from '../store/stored-recor
 
 /** What a replay starts its run from: the recording's calls, signals and stored arguments. */
 export interface ReplaySeed {
+  /** The steps marked `recorded`, which a replay serves. */
+  readonly steps: readonly StepRecord[];
   readonly calls: readonly CallRecord[];
   readonly signals: readonly SignalRecord[];
   readonly data: Readonly<Record<string, unknown>>;
@@ -29,7 +31,7 @@ export function replayStore(memory: MemoryRunStore, runId: string, seed: ReplayS
       const run = loaded || id !== runId ? undefined : await memory.getRun(id);
       if (run === undefined) return memory.loadRun(id);
       loaded = true;
-      return { run, steps: [], calls: [...seed.calls], signals: [...seed.signals], data: { ...seed.data } };
+      return { run, steps: [...seed.steps], calls: [...seed.calls], signals: [...seed.signals], data: { ...seed.data } };
     },
     putTree: async () => undefined,
     appendEvents: async (_runId: string, batch: readonly unknown[]) => dropped(batch.length),

@@ -59,6 +59,8 @@ export class DurableRun implements RunJournal, CallJournal {
   private readonly signalCursor = new Map<string, number>();
   private readonly fingerprints = new WeakMap<TreeNode, string>();
   private readonly callKeys = new WeakMap<TreeNode, string>();
+  // Steps marked `recorded`: their records say so, and a replay serves them.
+  private readonly recordedSteps = new WeakSet<TreeNode>();
   // What the run waited for when it was stored, for a wait's since/timeout across processes.
   private readonly waitingSince: LoadedRun['run']['waitingFor'];
   // When an earlier process first started the run: a resumed root starts then.
@@ -352,8 +354,9 @@ export class DurableRun implements RunJournal, CallJournal {
     return workflow === this.root ? this.firstStarted : undefined;
   }
 
-  replayStep(workflow: Workflow, node: TreeNode, identity: StepIdentity): StepReplay | undefined {
+  replayStep(workflow: Workflow, node: TreeNode, identity: StepIdentity, recorded = false): StepReplay | undefined {
     const key = this.paths.step(workflow, node);
+    if (recorded) this.recordedSteps.add(node);
     const fingerprint = stepFingerprint(identity);
     this.fingerprints.set(node, fingerprint);
     this.replay?.stepStarting(key, node);
@@ -393,6 +396,7 @@ export class DurableRun implements RunJournal, CallJournal {
         : { error: stepError(workflow, node, outcome.error) }),
       ...stepStatesOf(this, this.steps).settled(workflow, node, outcome.status === 'failed' ? outcome.error : undefined),
       ...(fingerprint !== undefined ? { fingerprint } : {}),
+      ...(this.recordedSteps.has(node) ? { recorded: true as const } : {}),
       // A replay serves no step, so it keeps no copy of their subtrees.
       ...(this.replay === undefined ? subtreeOf(node) : {}),
       ...nodeTimes(node),

@@ -13,6 +13,8 @@ export interface StepRecord {
   error?: SerializedError;
   /** Fingerprint of the step's code, to detect a resume by changed code. */
   fingerprint?: string;
+  /** The step was marked `recorded`: a replay of the run serves its result instead of running it. */
+  recorded?: true;
   /** What the step held when it settled (its agent and tool calls, as exported nodes), shown again on replay. */
   subtree?: unknown;
   /**

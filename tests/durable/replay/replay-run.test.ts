@@ -132,6 +132,26 @@ describe('replayRun and tools', () => {
   });
 });
 
+describe('steps marked recorded', () => {
+  it('are served from the recording in a replay: their bodies do not run again', async () => {
+    let fetches = 0;
+    const build = (model: ScriptedModel) => () => {
+      const agent = createAgent({ name: 'reader', ...agentModelSync(model) });
+      return createWorkflow({ name: 'Reader', durable: { store, runId: 'rec1' } }, async (ctx) => {
+        // Stands for a fetch: an outside call a replay must not make again.
+        const page = await ctx.step('fetch', async () => `page ${++fetches}`, { recorded: true });
+        return (await ctx.step('read', () => agent.prompt(createPrompt({ user: `Count words in: ${page}`, responseFormat: Answer })))).n;
+      });
+    };
+    expect(await build(new ScriptedModel([json({ n: 2 })]))().run()).toBe(2);
+    const recording = await exportRecording(store, 'rec1');
+    expect(recording.steps.find((s) => s.key.includes(':fetch#'))?.recorded).toBe(true);
+    // Run again, the fetch would say "page 2" and the prompt would differ: served, it says "page 1".
+    expect(await replayRun(recording, { workflows: { Reader: build(closedModel()) } })).toEqual({ same: true, result: 2 });
+    expect(fetches).toBe(1);
+  });
+});
+
 describe('expectReplay', () => {
   it('passes on the same code and fails with the divergence and its diff', async () => {
     const { recording } = await record();
