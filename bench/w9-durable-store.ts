@@ -26,6 +26,9 @@ const TARGET_EMBEDDED_NS = 50_000;
 const TARGET_PG_NS = 300_000;
 const PG_ABSOLUTE_GATE = `postgres store per step / ${TARGET_PG_NS / 1000} µs`;
 const PG_SHARE_GATE = 'postgres store per step / 10 ms model call';
+/** With every settled step committed synchronously (the default): ≤ 1.5× one synchronously committed INSERT. */
+const TARGET_PG_VS_INSERT = 1.5;
+const PG_INSERT_GATE = 'postgres store per step / one synchronous INSERT';
 
 function stepRecord(i: number): StepRecord {
   return {
@@ -136,19 +139,29 @@ export async function runW9(): Promise<void> {
     const reason = `no PostgreSQL: ${unreachable}`;
     recordNotRun('W9', PG_ABSOLUTE_GATE, 1, reason);
     recordNotRun('W9', PG_SHARE_GATE, TARGET_SHARE, reason);
+    recordNotRun('W9', PG_INSERT_GATE, TARGET_PG_VS_INSERT, reason);
   } else {
     const schema = `gs_bench_${process.pid}`;
     const pool = new pg.Pool(pgConnection());
     const store = new PostgresRunStore({ pool, schema });
     try {
       await store.migrate();
+      // The floor: the least a store that commits each step before going on must do, one row
+      // written and committed synchronously (one statement, one WAL flush), on the same pool.
+      await pool.query(`CREATE TABLE "${schema}".w9_floor (id bigserial PRIMARY KEY, key text NOT NULL, record json NOT NULL)`);
+      const floorRecord = JSON.stringify(stepRecord(0));
+      let floorKey = 0;
       const [bench, benchTwo, benchMore] = [await leasedRun(store, 'bench'), await leasedRun(store, 'bench-two'), await leasedRun(store, 'bench-more')] as const;
       const steps = 200;
       // Interleaved, round by round: a load spike on a shared machine hits every row, not one.
-      const [trip, one, two, more] = await measureInterleaved(
+      const [trip, insert, one, two, more] = await measureInterleaved(
         [
           async () => {
             for (let n = 0; n < steps; n += 1) await pool.query({ name: 'w9_round_trip', text: 'SELECT 1', values: [] });
+          },
+          async () => {
+            const text = `INSERT INTO "${schema}".w9_floor (key, record) SELECT $1, $2::json FROM (SELECT set_config('synchronous_commit', 'on', true)) AS sync`;
+            for (let n = 0; n < steps; n += 1) await pool.query({ name: 'w9_insert', text, values: [`k${floorKey++}`, floorRecord] });
           },
           settleRound(store, bench, steps),
           settleRound(store, benchTwo, steps, true),
@@ -159,6 +172,10 @@ export async function runW9(): Promise<void> {
       const perStepNs = (m: Measurement | undefined): number => (m?.medianNs ?? Number.NaN) / steps;
       const ns = perStepNs(one);
       rows.push(['FLOOR: one round trip, a named SELECT 1 on the same pool (info)', fmtUs(perStepNs(trip)), '-', share(perStepNs(trip)), '-']);
+      const insertNs = perStepNs(insert);
+      const vsInsert = `${recordRatio('W9', PG_INSERT_GATE, ns / insertNs, TARGET_PG_VS_INSERT)} ≤ ${TARGET_PG_VS_INSERT}× (${(ns / insertNs).toFixed(2)}×)`;
+      rows.push(['FLOOR: one INSERT of the step record, synchronous commit, same pool', fmtUs(insertNs), '-', share(insertNs), '-']);
+      rows.push(['PostgresRunStore vs that INSERT (each step committed before the next)', '', vsInsert, '', '']);
       const absolute = `${recordRatio('W9', PG_ABSOLUTE_GATE, ns / TARGET_PG_NS, 1)} ≤ ${fmtUs(TARGET_PG_NS)}`;
       rows.push(['PostgresRunStore (local socket or GROUNDSWELL_PG_URL)', fmtUs(ns), absolute, share(ns), recordRatio('W9', PG_SHARE_GATE, ns / MODEL_CALL_NS, TARGET_SHARE)]);
       rows.push(['PostgresRunStore, appendEvents + putStep (info)', fmtUs(perStepNs(two)), '-', share(perStepNs(two)), '-']);

@@ -99,6 +99,33 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore', () => {
     await Promise.all([setup, ...racers.map((r) => r.store)].map((store) => store.close()));
   });
 
+  it('migrate() drops the foreign keys an older schema has on the hot tables, and a write to an unknown run still writes nothing', async () => {
+    const schema = freshSchema();
+    const store = new PostgresRunStore({ pool, schema });
+    await store.migrate();
+    // As schemas were made before: every table's run_id referenced runs.
+    for (const table of ['steps', 'calls', 'event_batches']) {
+      await pool.query(`ALTER TABLE "${schema}".${table} ADD CONSTRAINT ${table}_run_id_fkey FOREIGN KEY (run_id) REFERENCES "${schema}".runs (id) ON DELETE CASCADE`);
+    }
+    const keys = async (): Promise<string[]> =>
+      (
+        await pool.query(
+          `SELECT c.conname AS name FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = $1 AND c.contype = 'f' ORDER BY 1`,
+          [schema],
+        )
+      ).rows.map((row: { name: string }) => row.name);
+    expect(await keys()).toContain('steps_run_id_fkey');
+    await store.migrate();
+    expect(await keys()).toEqual(['data_run_id_fkey', 'events_run_id_fkey', 'signals_run_id_fkey', 'trees_run_id_fkey']);
+    // Without the keys, the run's own row still guards every write: an unknown run gets nothing.
+    await expect(store.settleStep('ghost', stepOf('a', 1), [{ type: 'e' }])).rejects.toThrow(/ghost/);
+    await expect(store.putStep('ghost', stepOf('a', 1))).rejects.toThrow(/ghost/);
+    await expect(store.putCall('ghost', { key: 'c', answer: 1, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, model: 'm', at: 1 })).rejects.toThrow(/ghost/);
+    await expect(store.appendEvents('ghost', [{ type: 'e' }])).rejects.toThrow(/ghost/);
+    for (const table of ['steps', 'calls', 'event_batches']) expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`)).rows[0]?.n).toBe(0);
+    await store.close();
+  });
+
   it('migrate() upgrades a schema of the previous version: its events stay readable, numbered in one sequence with the new ones', async () => {
     const schema = freshSchema();
     const store = new PostgresRunStore({ pool, schema });
