@@ -1,27 +1,21 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createWorkflow, exportRun } from 'groundswell';
 import { serveViewer, type Viewer } from 'groundswell/viewer';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { GITHUB_TOKEN, releaseRun } from './release-run.js';
 
 // The viewer in a real browser: headless Debian Chromium driven by playwright-core. Skipped with
 // a printed reason where there is no Chromium; .ci/run installs it and requires these tests.
-const chromiumReady = probeChromium();
+const chrome = useChromium();
+const chromiumReady = chrome.ready;
 const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-let browser: Browser;
-beforeAll(async () => {
-  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function open(viewer: Viewer, size = { width: 1440, height: 900 }): Promise<Page> {
-  const page = await browser.newPage({ viewport: size });
+  const page = await chrome.browser().newPage({ viewport: size });
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
   page.on('console', (message) => {
@@ -139,7 +133,7 @@ describe.skipIf(!chromiumReady.ok)('viewer in Chromium', () => {
     });
     const viewer = await serveViewer();
     viewer.attach(big);
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const page = await chrome.browser().newPage({ viewport: { width: 1440, height: 900 } });
     try {
       // Live: an open page follows the run as it grows to 10,001 nodes.
       await page.goto(viewer.url);

@@ -1,28 +1,22 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkflow } from 'groundswell';
 import { exportRecording, JournalRunStore } from 'groundswell/durable';
 import { serveViewer, type Viewer } from 'groundswell/viewer';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { recordPair } from './compare-pair.js';
 
 // Two runs side by side in a real browser (issue 42, item 4): headless Debian Chromium driven by
 // playwright-core. Skipped with a printed reason where there is no Chromium.
-const chromiumReady = probeChromium();
+const chrome = useChromium();
+const chromiumReady = chrome.ready;
 
-let browser: Browser;
 let dir: string;
 let store: JournalRunStore;
 let viewer: Viewer | undefined;
-beforeAll(async () => {
-  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'gs-viewer-compare-browser-'));
   store = new JournalRunStore({ dir, fsync: 'off' });
@@ -35,7 +29,7 @@ afterEach(async () => {
 });
 
 async function open(url: string): Promise<Page & { problems: string[] }> {
-  const page = (await browser.newPage({ viewport: { width: 1440, height: 900 } })) as Page & { problems: string[] };
+  const page = (await chrome.browser().newPage({ viewport: { width: 1440, height: 900 } })) as Page & { problems: string[] };
   page.problems = [];
   page.on('pageerror', (error) => page.problems.push(error.message));
   page.on('console', (message) => {

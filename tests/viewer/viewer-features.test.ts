@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, exportRun, isSuspension } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
@@ -10,24 +10,18 @@ import { json, ScriptedModel } from 'groundswell/testing';
 import { serveViewer, type Viewer } from 'groundswell/viewer';
 import { runCli } from '../../src/cli/run-cli.js';
 import { Answer } from '../support/agent-helpers.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { deferred } from '../support/deferred.js';
 import { agentModel } from '../support/model-path.js';
 import { GITHUB_TOKEN, releaseRun } from './release-run.js';
 
 // What users of other run viewers look for, in a real browser (headless Debian Chromium).
-const chromiumReady = probeChromium();
+const chrome = useChromium();
+const chromiumReady = chrome.ready;
 
-let browser: Browser;
-beforeAll(async () => {
-  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function open(url: string): Promise<Page & { problems: string[] }> {
-  const page = Object.assign(await browser.newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true }), { problems: [] as string[] });
+  const page = Object.assign(await chrome.browser().newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true }), { problems: [] as string[] });
   page.on('pageerror', (error) => page.problems.push(error.message));
   await page.goto(url);
   await page.waitForSelector('body[data-ready="1"]');

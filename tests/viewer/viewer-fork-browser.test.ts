@@ -1,26 +1,19 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWorkflow } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { runCli } from '../../src/cli/run-cli.js';
 import { readableStepKey } from '../../src/durable/replay/step-path.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { deferred } from '../support/deferred.js';
 
 // The fork command of a stored run's step, in a real browser (issue 42, item 3): headless Debian
 // Chromium driven by playwright-core. Skipped with a printed reason where there is no Chromium.
-const chromiumReady = probeChromium();
+const chrome = useChromium();
+const chromiumReady = chrome.ready;
 
-let browser: Browser;
-beforeAll(async () => {
-  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** A command line's words as a POSIX shell splits them: spaces, single quotes, a backslash outside them. */
 function shellWords(line: string): string[] {
@@ -51,7 +44,7 @@ describe.skipIf(!chromiumReady.ok)('the fork command in Chromium', () => {
     const store = new JournalRunStore({ dir, fsync: 'off' });
     const stop = deferred<void>();
     let code: Promise<number> | undefined;
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chrome.browser().newPage({ viewport: { width: 1280, height: 800 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     try {

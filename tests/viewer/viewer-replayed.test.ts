@@ -1,24 +1,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorkflow, isSuspension, signal, type RunExport, type Workflow } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { serveViewer } from 'groundswell/viewer';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { FakeClock } from '../support/fake-clock.js';
 
-const chromiumReady = probeChromium();
+const chrome = useChromium();
+const chromiumReady = chrome.ready;
 
-let browser: Browser;
-beforeAll(async () => {
-  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
 
 const row = (page: Page, name: string) => page.locator('.row', { has: page.locator('.c-name > span:first-child', { hasText: new RegExp(`^${name}$`) }) });
 
@@ -52,7 +46,7 @@ describe.skipIf(!chromiumReady.ok)('the viewer and a resumed durable run', () =>
     let page: Page | undefined;
     try {
       viewer.show(await resumedRun(dir));
-      page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      page = await chrome.browser().newPage({ viewport: { width: 1440, height: 900 } });
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
       await page.goto(viewer.url);

@@ -1,27 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorkflow, isSuspension, type RunExport } from 'groundswell';
 import { JournalRunStore } from 'groundswell/durable';
 import { serveViewer, type ViewerWait } from 'groundswell/viewer';
 import { runCli } from '../../src/cli/run-cli.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, probeChromium } from '../support/chromium.js';
+import { useChromium } from '../support/chromium.js';
 import { deferred } from '../support/deferred.js';
 
 // Approving from the viewer in a real browser (decision 0081): headless Debian Chromium driven by
 // playwright-core. Skipped with a printed reason where there is no Chromium; required in CI.
-const chromiumReady = probeChromium();
+const chrome = useChromium();
+const chromiumReady = chrome.ready;
 
-let browser: Browser;
-beforeAll(async () => {
-  if (chromiumReady.ok) browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe.skipIf(!chromiumReady.ok)('answering a wait from the viewer in Chromium', () => {
   it('fills the form built from the wait\u2019s schema, shows a refusal, then sends: the store holds the signal and the page says so', async () => {
@@ -29,7 +22,7 @@ describe.skipIf(!chromiumReady.ok)('answering a wait from the viewer in Chromium
     const store = new JournalRunStore({ dir, fsync: 'off' });
     const stop = deferred<void>();
     let code: Promise<number> | undefined;
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chrome.browser().newPage({ viewport: { width: 1280, height: 800 } });
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     try {
@@ -96,7 +89,7 @@ describe.skipIf(!chromiumReady.ok)('answering a wait from the viewer in Chromium
     const dir = mkdtempSync(join(tmpdir(), 'gs-viewer-approve-json-'));
     const store = new JournalRunStore({ dir, fsync: 'off' });
     const viewer = await serveViewer({ allowSignals: true, batchMs: 20 });
-    const page = await browser.newPage();
+    const page = await chrome.browser().newPage();
     try {
       const wf = createWorkflow({ name: 'Pick', durable: { store, runId: 'pick' } }, async (ctx) => {
         const picked = await ctx.step('choose', () => ctx.waitFor('files', z.array(z.string())));
