@@ -39,9 +39,11 @@ vi.mock('node:fs', async (importOriginal) => {
 // sees the mocked node:fs even when another file in this worker loaded it first.
 let JournalRunStore: typeof import('groundswell/durable').JournalRunStore;
 let RunStoreError: typeof import('groundswell/durable').RunStoreError;
+let writeRecording: typeof import('groundswell/durable').writeRecording;
+let readRecording: typeof import('groundswell/durable').readRecording;
 beforeAll(async () => {
   vi.resetModules();
-  ({ JournalRunStore, RunStoreError } = await import('groundswell/durable'));
+  ({ JournalRunStore, RunStoreError, writeRecording, readRecording } = await import('groundswell/durable'));
 });
 
 const dirs: string[] = [];
@@ -60,6 +62,26 @@ afterEach(() => {
 });
 
 const tempFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.tmp'));
+
+describe('a recording file cut short (full disk)', () => {
+  it('is refused whole: the earlier recording at that path is still read, and no temporary file is left', async () => {
+    const dir = freshDir();
+    const store = new JournalRunStore({ dir, fsync: 'off' });
+    await store.createRun({ id: 'r', rootName: 'W' });
+    const { exportRecording } = await import('groundswell/durable');
+    const first = await exportRecording(store, 'r');
+    const file = join(dir, 'r.recording.json');
+    await writeRecording(file, first);
+    await store.updateRun('r', { status: 'completed', result: 'r'.repeat(5_000) });
+    faults.plan = { file: /\.r\.recording\.json\.[^/]*\.tmp$/, afterBytes: 20 };
+    const failed = await writeRecording(file, await exportRecording(store, 'r')).catch((error: unknown) => error);
+    expect((failed as Error).message).toContain('ENOSPC');
+    faults.plan = undefined;
+    expect(await readRecording(file)).toEqual(first);
+    expect(tempFiles(dir)).toEqual([]);
+    await store.close();
+  });
+});
 
 describe('a rewritten file cut short (full disk)', () => {
   it('a run record that cannot be written whole is refused, and the previous record is still read and listed', async () => {

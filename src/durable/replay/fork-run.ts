@@ -42,7 +42,15 @@ export async function forkRun(recording: Recording | string, options: ForkOption
   const calls = recorded.calls.filter((call) => keepCall(call, kept, cutoff));
   const runId = options.runId ?? `${run.id}-fork-${randomUUID().slice(0, 8)}`;
   const { store } = options;
-  await store.createRun({ id: runId, rootName: run.rootName, ...(run.input !== undefined ? { input: run.input } : {}), ...(run.codeVersion !== undefined ? { codeVersion: run.codeVersion } : {}) });
+  // Created as failed and opened only once the whole prefix is in: a fork killed (or refused a
+  // write) while copying is never resumed, which would run the uncopied part of the prefix live.
+  await store.createRun({
+    id: runId,
+    rootName: run.rootName,
+    status: 'failed',
+    ...(run.input !== undefined ? { input: run.input } : {}),
+    ...(run.codeVersion !== undefined ? { codeVersion: run.codeVersion } : {}),
+  });
   const lease = await store.acquireLease(runId, `fork:${randomUUID().slice(0, 8)}`, 30_000);
   try {
     if (recorded.data.args !== undefined) await store.putData(runId, 'args', recorded.data.args, lease);
@@ -52,6 +60,7 @@ export async function forkRun(recording: Recording | string, options: ForkOption
     for (const { fingerprint: _call, ...call } of calls) await store.putCall(runId, call, lease);
     // Signals the recorded run got before the fork point; later ones are the fork's to receive.
     for (const signal of recorded.signals) if (signal.at <= cutoff) await store.putSignal(runId, signal);
+    await store.updateRun(runId, { status: 'running' }, lease);
   } finally {
     await lease.release();
   }

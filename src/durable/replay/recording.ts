@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomicallySync } from '../journal/sync-write.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { RunRecord } from '../store/run-record.js';
 import type { RunStore } from '../store/run-store.js';
@@ -41,9 +42,12 @@ export async function exportRecording(store: RunStore, runId: string): Promise<R
   };
 }
 
-/** Writes `recording` to `path` as JSON. */
+/**
+ * Writes `recording` to `path` as JSON, whole or not at all: through a flushed temporary file and
+ * a rename, so a kill, a full disk or a short write leaves the earlier file (or none), never a cut one.
+ */
 export async function writeRecording(path: string, recording: Recording): Promise<void> {
-  await writeFile(path, `${JSON.stringify(recording)}\n`);
+  writeFileAtomicallySync(path, `${JSON.stringify(recording)}\n`, true);
 }
 
 /** A recording from a file written by `writeRecording` or `groundswell runs export`. */

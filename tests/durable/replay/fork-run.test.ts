@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, type Workflow } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, resume, RunFinishedError, type Workflow } from 'groundswell';
 import { exportRecording, forkRun, JournalRunStore, MemoryRunStore, writeRecording } from 'groundswell/durable';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { agentModelSync, nativeOnly } from '../../support/model-path.js';
@@ -80,6 +80,26 @@ describe('forkRun', () => {
     const out: string[] = [];
     const code = await runCli(['runs', 'fork', 'r1', '--store', dir, '--at', 'Pipeline › s6', '--workflows', module], { out: (t) => out.push(t), err: (t) => out.push(t) });
     expect([code, out.join('\n')]).toEqual([0, expect.stringMatching(/^Forked run r1 at Pipeline › s6 into run r1-fork-\w+, which completed: \[1,1,1,1,1,1,9,9\]$/)]);
+  });
+
+  it('a fork whose copy is cut off (a refused write, as a kill would leave it) is never resumed: no step of its prefix runs live', async () => {
+    await pipeline(new ScriptedModel(() => json({ n: 1 })), 'r1')().run();
+    const recording = await exportRecording(store, 'r1');
+    const target = new MemoryRunStore();
+    let puts = 0;
+    // The store gives out after three step records: the rest of the prefix never arrives.
+    const failing = new Proxy(target, {
+      get(inner, name) {
+        const value: unknown = Reflect.get(inner, name, inner);
+        if (name === 'putStep') return async (...args: Parameters<MemoryRunStore['putStep']>) => (++puts > 3 ? Promise.reject(new Error('disk full')) : inner.putStep(...args));
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(inner) : value;
+      },
+    });
+    const live = new ScriptedModel(() => json({ n: 9 }));
+    await expect(forkRun(recording, { at: 'Pipeline › s6', store: failing, runId: 'cut', workflows: { Pipeline: pipeline(live, 'cut') } })).rejects.toThrow(/disk full/);
+    expect((await target.getRun('cut'))?.status).toBe('failed');
+    await expect(resume('cut', { store: target, workflows: { Pipeline: pipeline(live, 'cut') } })).rejects.toBeInstanceOf(RunFinishedError);
+    expect(live.requests).toHaveLength(0);
   });
 
   it('names the steps it has when the fork point is unknown', async () => {
