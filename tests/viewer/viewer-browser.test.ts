@@ -13,7 +13,6 @@ const chrome = useChromium();
 const chromiumReady = chrome.ready;
 const repo = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
-
 async function open(viewer: Viewer, size = { width: 1440, height: 900 }): Promise<Page> {
   const page = await chrome.browser().newPage({ viewport: size });
   const problems: string[] = [];

@@ -19,7 +19,6 @@ import { GITHUB_TOKEN, releaseRun } from './release-run.js';
 const chrome = useChromium();
 const chromiumReady = chrome.ready;
 
-
 async function open(url: string): Promise<Page & { problems: string[] }> {
   const page = Object.assign(await chrome.browser().newPage({ viewport: { width: 1440, height: 900 }, acceptDownloads: true }), { problems: [] as string[] });
   page.on('pageerror', (error) => page.problems.push(error.message));

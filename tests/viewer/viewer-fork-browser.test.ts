@@ -14,7 +14,6 @@ import { deferred } from '../support/deferred.js';
 const chrome = useChromium();
 const chromiumReady = chrome.ready;
 
-
 /** A command line's words as a POSIX shell splits them: spaces, single quotes, a backslash outside them. */
 function shellWords(line: string): string[] {
   const words: string[] = [];

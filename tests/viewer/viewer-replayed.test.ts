@@ -13,7 +13,6 @@ import { FakeClock } from '../support/fake-clock.js';
 const chrome = useChromium();
 const chromiumReady = chrome.ready;
 
-
 const row = (page: Page, name: string) => page.locator('.row', { has: page.locator('.c-name > span:first-child', { hasText: new RegExp(`^${name}$`) }) });
 
 /** The stored tree of a run whose step `fetch` (1.5 s) replayed after a wait, and whose step `count` ran in the resuming process. */

@@ -15,7 +15,6 @@ import { deferred } from '../support/deferred.js';
 const chrome = useChromium();
 const chromiumReady = chrome.ready;
 
-
 describe.skipIf(!chromiumReady.ok)('answering a wait from the viewer in Chromium', () => {
   it('fills the form built from the wait\u2019s schema, shows a refusal, then sends: the store holds the signal and the page says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gs-viewer-approve-'));
