@@ -38,11 +38,14 @@ const SECURITY_HEADERS = {
  */
 export function handleViewerRequest(state: ViewerState, req: IncomingMessage, res: ServerResponse): void {
   res.on('error', () => undefined);
-  if (!hasBody(req)) {
+  if (!hasBody(req) || !isSignalPost(req)) {
+    // Only a signal's body is used. Any other is discarded, however long, so the answer (a 405 to
+    // a POST, say) goes out and the kept-alive connection stays usable for the next request.
+    req.resume();
     route(state, req, res, Buffer.alloc(0));
     return;
   }
-  // Read (bounded) before answering, whatever the route: unread bytes would reset a kept-alive connection.
+  // Read (bounded) before answering: unread bytes would reset a kept-alive connection.
   readBody(req).then(
     (body) => {
       if (body !== TOO_LARGE) {
@@ -58,6 +61,10 @@ export function handleViewerRequest(state: ViewerState, req: IncomingMessage, re
     },
     () => res.destroy(),
   );
+}
+
+function isSignalPost(req: IncomingMessage): boolean {
+  return req.method === 'POST' && new URL(req.url ?? '/', 'http://viewer.invalid').pathname === SIGNAL_PATH;
 }
 
 function route(state: ViewerState, req: IncomingMessage, res: ServerResponse, body: Buffer): void {

@@ -136,6 +136,34 @@ describe.skipIf(!chromiumReady.ok)('viewer features in Chromium', () => {
     }
   }, 30_000);
 
+  it('draws the tree under a #node= link whose id cannot be decoded, selecting nothing', async () => {
+    const wf = createWorkflow({ name: 'quick' }, async (ctx) => {
+      await ctx.step('only', () => 1);
+    });
+    await wf.run();
+    const viewer = await serveViewer();
+    viewer.show(exportRun(wf.node));
+    try {
+      for (const hash of ['#node=%', '#node=%E0%A4%A', '#node=x%ZZ']) {
+        const page = Object.assign(await chrome.browser().newPage(), { problems: [] as string[] });
+        page.on('pageerror', (error) => page.problems.push(error.message));
+        try {
+          await page.goto(`${viewer.url}${hash}`);
+          // A thrown URIError would cancel the first draw: the page would never be ready.
+          await page.waitForSelector('body[data-ready="1"]', { timeout: 5000 });
+          expect(await page.locator('.row').count()).toBe(2);
+          expect(await page.locator('#empty').isVisible()).toBe(false);
+          expect(await page.locator('.row.selected').count()).toBe(0);
+          expect([hash, page.problems]).toEqual([hash, []]);
+        } finally {
+          await page.close();
+        }
+      }
+    } finally {
+      await viewer.close();
+    }
+  }, 30_000);
+
   it('shows an agent call\'s conversation as the tree holds it: each turn, its tool uses and results (masked), and a row per model request', async () => {
     const { workflow, gathered } = releaseRun();
     gathered.resolve();

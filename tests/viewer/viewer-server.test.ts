@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,34 @@ describe('viewer server', () => {
     expect((await get(viewer.url, {}, 'POST')).status).toBe(405);
     expect((await get(new URL('/api/node/%E0%A4%A', viewer.url).href)).status).toBe(400);
     expect((await get(new URL('/api/node/nope', viewer.url).href)).status).toBe(404);
+  });
+
+  it('answers 405 to a request with a body on a kept-alive connection, which then serves the next request', async () => {
+    viewer = await serveViewer();
+    // One socket for both: the 405 must not leave the POST's body unread (that resets the connection).
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string): Promise<{ status: number; socket: unknown }> =>
+      new Promise((resolve, reject) => {
+        const headers = body === undefined ? {} : { 'content-type': 'text/plain', 'content-length': String(body.length) };
+        const req = request(new URL(path, viewer?.url), { method, agent, headers }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      // A body longer than a signal may be (64 KB) is still discarded whole on a path that answers 405.
+      for (const [path, size] of [['/', 1_000_000], ['/api/tree', 40_000], ['/api/signal', 40_000]] as const) {
+        const refused = await send('POST', path, 'x'.repeat(size));
+        const next = await send('GET', '/api/tree');
+        expect([path, refused.status]).toEqual([path, path === '/api/signal' ? 403 : 405]);
+        expect(next.status).toBe(200);
+        expect(next.socket).toBe(refused.socket);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('checks Host headers: loopback names always, others only when bound elsewhere on purpose', () => {

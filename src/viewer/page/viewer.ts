@@ -299,10 +299,21 @@ setInterval(() => {
   if (selectedHasBudget && root && !FINISHED.has(root.row.status)) loadDetails();
 }, 1000);
 
+// The node a link names (#node=<id>), or null. A malformed %-escape names no node: it must not
+// throw, since this runs inside the first snapshot's handler and would cancel the first draw.
+function linkedId(): string | null {
+  const m = /^#node=(.+)$/.exec(location.hash);
+  if (m?.[1] === undefined) return null;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return null;
+  }
+}
+
 // A link to a node (#node=<id>): select it and open its ancestors.
 function openLinked(): void {
-  const m = /^#node=(.+)$/.exec(location.hash);
-  const id = m?.[1] !== undefined ? decodeURIComponent(m[1]) : null;
+  const id = linkedId();
   const n = id !== null ? nodes.get(id) : undefined;
   if (id === null || !n) return;
   for (let p = parentOf(n); p; p = parentOf(p)) p.open = true;
