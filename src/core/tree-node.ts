@@ -6,6 +6,7 @@ import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
 import { isFinished, type NodeKind, type WorkflowStatus } from '../types/status.js';
 import { nextId } from '../util/ids.js';
 import { RingBuffer } from '../util/ring-buffer.js';
+import { compareEventTime, isInTimeOrder } from '../util/time-order.js';
 import type { NodeKey } from '../util/node-key.js';
 import { NODE_USAGE } from '../util/node-usage.js';
 import type { RetentionOptions } from './retention.js';
@@ -397,6 +398,10 @@ export class TreeNode implements WorkflowNode {
 
   /** This node's fields (children empty, filled by `toJSON`), in the export format's order. */
   private ownJSON(): SerializedNode {
+    // Exports list events in the order they happened; the live node keeps arrival order (relayed
+    // events arrive late), and ids stay as they were given.
+    const events = [...this.events];
+    if (!isInTimeOrder(events)) events.sort(compareEventTime);
     const out: SerializedNode = {
       id: this.id,
       kind: this.kind,
@@ -406,7 +411,7 @@ export class TreeNode implements WorkflowNode {
       status: this.status,
       stateSnapshot: this.stateSnapshot,
       logs: [...this.logs],
-      events: [...this.events],
+      events,
       dropped: this.dropped,
       children: [],
     };

@@ -5,7 +5,12 @@ import type { RunExport, SerializedNode } from '../types/serialized.js';
 /** An export could not be read: not JSON, another format, or a version this build cannot load. */
 export class RunExportError extends GroundswellError {}
 
-/** The whole subtree of `node` as JSON-safe data (redaction was applied when state was captured). */
+/**
+ * The whole subtree of `node` as JSON-safe data (redaction was applied when state was captured).
+ * Each node's events are in the order they happened (timestamp, then id), not the order they
+ * reached this process as live observers saw them: events relayed from workers (DBOS) arrive
+ * late. Ids are kept as given, so they may not ascend within a node.
+ */
 export function exportRun(node: WorkflowNode, exportedAt: number = Date.now()): RunExport {
   return { format: 'groundswell.run', version: 1, exportedAt, root: node.toJSON() };
 }

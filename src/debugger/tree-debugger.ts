@@ -5,6 +5,7 @@ import type { WorkflowNode } from '../types/node.js';
 import type { RunExport } from '../types/serialized.js';
 import { describeValue } from '../util/describe.js';
 import { Observable } from '../util/observable.js';
+import { compareEventTime, isInTimeOrder } from '../util/time-order.js';
 import { findNode, walkTree } from '../util/tree-walk.js';
 import { LoadedNode } from './loaded-node.js';
 import { renderLogs } from './log-string.js';
@@ -13,8 +14,9 @@ import { computeStats, type TreeStats } from './stats.js';
 import { renderTree, type TreeStringOptions } from './tree-string.js';
 
 /**
- * Views a workflow tree: live (events stream in as they happen, from the workflow's root) or
- * loaded from an export (events are replayed in order to each subscriber, then complete).
+ * Views a workflow tree: live (events stream in as they reach the workflow's root: arrival
+ * order) or loaded from an export (events are replayed to each subscriber in the order they
+ * happened, timestamp then id, then complete).
  */
 export class WorkflowTreeDebugger {
   readonly events: Observable<WorkflowEvent>;
@@ -41,7 +43,11 @@ export class WorkflowTreeDebugger {
     });
   }
 
-  /** Same as `new WorkflowTreeDebugger(exported)`. */
+  /**
+   * Same as `new WorkflowTreeDebugger(exported)`. `events` replays the whole run in the order its
+   * events happened (timestamp, then id), and each loaded node's `events` are in that order too,
+   * even for an export written in another order. The export is not changed.
+   */
   static fromJSON(input: RunExport | string): WorkflowTreeDebugger {
     return new WorkflowTreeDebugger(input);
   }
@@ -72,9 +78,14 @@ export class WorkflowTreeDebugger {
   }
 }
 
-/** All recorded events in the order they were emitted. */
+/**
+ * All recorded events in the order they happened (timestamp, then id). Not by id alone: ids say
+ * when an event reached this process, and events relayed from workers arrive late.
+ */
 function collectEvents(root: WorkflowNode): WorkflowEvent[] {
   const events: WorkflowEvent[] = [];
-  for (const node of walkTree(root)) events.push(...node.events);
-  return events.sort((a, b) => a.id - b.id);
+  for (const node of walkTree(root)) {
+    for (const event of node.events) events.push(event);
+  }
+  return isInTimeOrder(events) ? events : events.sort(compareEventTime);
 }

@@ -15,6 +15,11 @@ export interface WorkflowNode {
   readonly children: readonly WorkflowNode[];
   readonly status: WorkflowStatus;
   readonly logs: readonly LogEntry[];
+  /**
+   * This node's events. On a live node, in the order they reached this process (ids ascending;
+   * events relayed from workers may arrive after later ones). On a node loaded from an export, in
+   * the order they happened (timestamp, then id).
+   */
   readonly events: readonly WorkflowEvent[];
   readonly stateSnapshot: StateSnapshot | null;
   /** Tokens spent by this node itself (an agent prompt); subtree totals come from `usageRollup`. */
@@ -29,5 +34,6 @@ export interface WorkflowNode {
    * those pruned children's subtrees spent (so rollups stay whole).
    */
   readonly dropped: { readonly events: number; readonly logs: number; readonly children: number; readonly usage?: TokenUsage };
+  /** The subtree as JSON-safe data, each node's events in the order they happened (timestamp, then id). */
   toJSON(): SerializedNode;
 }

@@ -9,8 +9,9 @@ import { NODE_USAGE } from '../../util/node-usage.js';
  * events, logs and usage) back under the step as a replay serves it, so a resumed run's tree reads
  * like the uninterrupted run's and its usage rolls up the same. Every grafted node is marked
  * replayed and keeps its original times. Nodes and events get ids of this process (every event
- * points at a node of this tree); events are numbered in the order they had (the stored ids, all
- * from the one process that settled the step), so a call's end still follows its tool calls.
+ * points at a node of this tree); events are numbered in the order they happened (timestamp, then
+ * stored id), so a call's end still follows its tool calls and events relayed to the earlier
+ * process out of time order (from DBOS workers) replay in time order.
  */
 export function graftStored(step: TreeNode, stored: unknown): void {
   if (!Array.isArray(stored) || stored.length === 0) return;
@@ -30,16 +31,15 @@ export function graftStored(step: TreeNode, stored: unknown): void {
     const children = Array.isArray(source.children) ? source.children : [];
     for (let i = children.length - 1; i >= 0; i -= 1) stack.push([children[i] as SerializedNode, node]);
   }
-  // An event without a numeric id (never written so) goes last, in the order the walk met it.
-  events.sort((a, b) => orderOf(a) - orderOf(b) || a.at - b.at);
+  // An event without a numeric time or id (never written so) goes last, in the order the walk met it.
+  events.sort((a, b) => orderOf(a.event?.timestamp) - orderOf(b.event?.timestamp) || orderOf(a.event?.id) - orderOf(b.event?.id) || a.at - b.at);
   for (const { event, node } of events) {
     node.recordEvent({ ...event, id: nextEventId(), nodeId: node.id, workflowId: step.workflowId } as WorkflowEvent);
   }
 }
 
-function orderOf(entry: { readonly event: WorkflowEvent; readonly at: number }): number {
-  const id: unknown = entry.event?.id;
-  return typeof id === 'number' && Number.isFinite(id) ? id : Number.MAX_SAFE_INTEGER;
+function orderOf(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : Number.MAX_VALUE;
 }
 
 /** What a settled step keeps of its subtree: its children as JSON (empty: nothing to keep). */
