@@ -8,6 +8,7 @@ import { errorMessage } from '../util/describe.js';
 import { inertText } from '../util/inert-text.js';
 import { resume } from '../durable/runtime/resume.js';
 import { SignalNameError } from '../durable/runtime/replay-errors.js';
+import { RunFencedError, RunLeaseError } from '../durable/store/run-store-errors.js';
 import { signal } from '../durable/runtime/signal.js';
 import { CliUsageError, inertIo, processIo, type CliIo } from './cli-io.js';
 import { runDetails, runLine } from './format-run.js';
@@ -29,7 +30,12 @@ Commands:
   list [--status <s>[,<s>]] [--limit <n>]     runs, newest first: status, tokens and cost stored so
                                                 far; a running one says whether its holder is alive
   show <runId> [--json]                         a run: status, tokens, cost and its tree
-  resume <runId> --workflows <module>           continue an interrupted or suspended run here
+  resume <runId> --workflows <module> [--take-over]
+                                                continue an interrupted or suspended run here. A
+                                                holder on this machine whose process is gone is
+                                                taken over at once; --take-over takes the run from
+                                                any holder (one known dead on another machine): if
+                                                it is alive after all, its writes are refused
   signal <runId> <name> <json> [--workflows <module>] [--ahead]
                                                 send a value to a waiting run (and resume it);
                                                 --ahead: for a wait it has not reached yet
@@ -91,6 +97,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
         out: { type: 'string' },
         at: { type: 'string' },
         scorers: { type: 'string' },
+        'take-over': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -120,7 +127,7 @@ export async function runCli(argv: readonly string[], output: CliIo = processIo,
       case 'show':
         return await show(store, need(rest[0], 'a run id'), values.json === true, io);
       case 'resume':
-        return await resumeCommand(store, rest[0], values.workflows, io);
+        return await resumeCommand(store, rest[0], values.workflows, values['take-over'] === true, io);
       case 'signal':
         return await sendSignal(store, rest, values.workflows, values.ahead === true, io);
       case 'export':
@@ -220,11 +227,22 @@ async function resumeCommand(
   store: RunStore,
   runId: string | undefined,
   workflowsPath: string | undefined,
+  takeOver: boolean,
   io: CliIo,
 ): Promise<number> {
   const id = need(runId, 'a run id');
   const workflows = await loadWorkflows(workflowsPath);
-  return settle(io, id, () => resume(id, { store, workflows }));
+  try {
+    return await settle(io, id, () => resume(id, { store, workflows, ...(takeOver ? { takeOver: true } : {}) }));
+  } catch (error) {
+    // Held by a live-looking process: say how to take the run over when the operator knows better.
+    if (takeOver || !(error instanceof RunLeaseError) || error instanceof RunFencedError) throw error;
+    io.err(
+      `${inertText(error.name)}: ${inertText(error.message)}\n` +
+        `If that holder is dead (its machine is gone), take the run over with: groundswell runs resume ${inertText(id)} --workflows <module> --take-over`,
+    );
+    return 1;
+  }
 }
 
 async function sendSignal(store: RunStore, rest: readonly string[], workflowsPath: string | undefined, ahead: boolean, io: CliIo): Promise<number> {

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageError } from 'groundswell';
-import { RunStoreError, type StepRecord } from 'groundswell/durable';
+import { RunLeaseError, RunStoreError, type StepRecord } from 'groundswell/durable';
 import { PostgresRunStore, type PgClientLike, type PgPoolLike, type PgResultLike } from 'groundswell/postgres';
 import { PG_CONNECTION, probePostgres } from '../support/postgres-service.js';
 import { runStoreContract, TestClock } from './run-store-contract.js';
@@ -123,6 +124,33 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore', () => {
     await expect(store.putCall('ghost', { key: 'c', answer: 1, usage: { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 }, model: 'm', at: 1 })).rejects.toThrow(/ghost/);
     await expect(store.appendEvents('ghost', [{ type: 'e' }])).rejects.toThrow(/ghost/);
     for (const table of ['steps', 'calls', 'event_batches']) expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`)).rows[0]?.n).toBe(0);
+    await store.close();
+  });
+
+  it("migrate() adds the lease holder's process to an earlier schema; a lease an earlier version took is never judged by a process recorded for another", async () => {
+    const schema = freshSchema();
+    const store = new PostgresRunStore({ pool, schema });
+    await store.migrate();
+    await pool.query(`ALTER TABLE "${schema}".runs DROP COLUMN lease_process`);
+    await store.createRun({ id: 'r', rootName: 'W' });
+    await store.migrate();
+    const columns = await pool.query(`SELECT data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'runs' AND column_name = 'lease_process'`, [schema]);
+    expect(columns.rows).toEqual([{ data_type: 'json' }]);
+    await store.acquireLease('r', 'me', 600_000);
+    // The recorded process is gone, but an earlier version has since taken the lease (after its
+    // expiry): it sets owner, token and expiry only, leaving the record of another token behind.
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    await pool.query(
+      `UPDATE "${schema}".runs SET lease_owner = 'earlier', lease_token = 'earlier-token', lease_expires_at = $1,
+         lease_process = (lease_process::jsonb || jsonb_build_object('pid', $2::int))::json WHERE id = 'r'`,
+      [Date.now() + 600_000, dead],
+    );
+    expect((await store.leaseOf('r'))?.state).toBe('alive');
+    await expect(store.acquireLease('r', 'new', 600_000)).rejects.toBeInstanceOf(RunLeaseError);
+    // Recorded for the token that holds the lease: taken over at once.
+    await pool.query(`UPDATE "${schema}".runs SET lease_process = (lease_process::jsonb || '{"token": "earlier-token"}')::json WHERE id = 'r'`);
+    expect((await store.leaseOf('r'))?.state).toBe('exited');
+    expect((await store.acquireLease('r', 'new', 600_000)).owner).toBe('new');
     await store.close();
   });
 

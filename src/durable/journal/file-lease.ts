@@ -1,24 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readFileNoFollowSync } from './no-follow.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-modes.js';
 import type { Lease } from '../store/run-store.js';
 import { RunLeaseError, RunStoreCorruptError, type RunFencedError } from '../store/run-store-errors.js';
 import { fencedError } from '../store/fenced-error.js';
+import { holderIsGone, localProcesses, type HolderProcess } from '../store/holder-process.js';
 import { fencedFolder, holderFolder, listGenerations } from './holder-layout.js';
 import { rewriteThroughFolder } from './holder-rewrite.js';
 import { sealEarlierGenerations, type SealOptions } from './earlier-generations.js';
 import type { RunFiles } from './journal-run-files.js';
 import { syncDirectory, writeAllSync } from './sync-write.js';
 
-/** What a lease file holds. `token` tells this holding from every other one, the same owner's included. */
-interface LeaseFile {
+/**
+ * What a lease file holds: the holder's process (host and pid; on Linux also boot id, pid
+ * namespace and start time) beside the lease. `token` tells this holding from every other one, the
+ * same owner's included.
+ */
+interface LeaseFile extends HolderProcess {
   owner: string;
   token: string;
-  pid: number;
-  host: string;
   expiresAt: number;
   /** Given up by its holder: anyone may take the run. */
   released?: boolean;
@@ -86,20 +88,10 @@ function damagedLease(path: string, cause?: unknown): RunStoreCorruptError {
   );
 }
 
-function pidIsDead(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: the process exists under another user.
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 /** Whether a lease still holds: not released, not expired, and not of a process on this host that is gone. */
 function isLive(lease: LeaseFile, now: number): boolean {
   if (lease.released === true || lease.expiresAt <= now) return false;
-  return !(lease.host === hostname() && lease.pid !== process.pid && pidIsDead(lease.pid));
+  return !holderIsGone(lease);
 }
 
 /** Who holds the run's lease now, for the error that tells a fenced writer. */
@@ -232,10 +224,12 @@ export class FileLease implements Lease {
  * Takes the run's lease: a live lease of the same owner is renewed (same generation, same
  * token); another owner's live lease is a `RunLeaseError`; otherwise (none, released, expired,
  * or of a dead process on this host) the next generation is claimed, the previous one fenced and
- * sealed. A damaged lease file is a `RunStoreCorruptError`. Until the first claim, `lease.json`
- * of earlier versions is honoured the same way.
+ * sealed. `takeOver` claims the next generation whoever holds the current one: its holder's writes
+ * are refused from then on (an operator's takeover of a holder known dead elsewhere). A damaged
+ * lease file is a `RunStoreCorruptError`. Until the first claim, `lease.json` of earlier versions
+ * is honoured the same way.
  */
-export function acquireFileLease(context: LeaseContext, owner: string, ttlMs: number): FileLease {
+export function acquireFileLease(context: LeaseContext, owner: string, ttlMs: number, takeOver = false): FileLease {
   const { files, now } = context;
   let last: LeaseFile | undefined;
   for (let attempt = 0; attempt < TAKEOVER_ATTEMPTS; attempt += 1) {
@@ -249,15 +243,15 @@ export function acquireFileLease(context: LeaseContext, owner: string, ttlMs: nu
       if (current === undefined && !existsSync(folder)) continue;
     }
     last = current;
-    if (current !== undefined && isLive(current, now())) {
+    if (!takeOver && current !== undefined && isLive(current, now())) {
       if (current.owner !== owner) throw new RunLeaseError(context.runId, current.owner, current.expiresAt);
       if (generations.started) {
-        const renewed = { ...current, pid: process.pid, host: hostname(), expiresAt: now() + ttlMs };
+        const renewed: LeaseFile = { owner: current.owner, token: current.token, ...localProcesses.self(), expiresAt: now() + ttlMs };
         if (!rewriteThroughFolder(folder, join(folder, LEASE_FILE), JSON.stringify(renewed), false)) continue;
         return new FileLease(context, generations.newest, renewed, ttlMs);
       }
     }
-    const lease: LeaseFile = { owner, token: randomUUID(), pid: process.pid, host: hostname(), expiresAt: now() + ttlMs };
+    const lease: LeaseFile = { owner, token: randomUUID(), ...localProcesses.self(), expiresAt: now() + ttlMs };
     const generation = generations.newest + 1;
     if (!claim(files, !generations.started, generation, lease, context.fsync)) continue;
     if (!generations.started) rmSync(files.lease, { force: true });

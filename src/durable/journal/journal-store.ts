@@ -28,7 +28,7 @@ import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record
 import { checkRunFolder, isRunFolder } from './run-folder.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
-import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
+import type { AcquireLeaseOptions, AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunFencedError, RunNotFoundError, RunStoreCorruptError, RunStoreError } from '../store/run-store-errors.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { syncDirectory, writeFileAtomicallySync, writeNewFileSync } from './sync-write.js';
@@ -313,12 +313,13 @@ export class JournalRunStore implements RunStore {
     else this.rewriteFenced(files, runId, fence, 'its tree', files.tree, text, this.fsync === 'every-record');
   }
 
-  async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
+  async acquireLease(runId: string, owner: string, ttlMs: number, options?: AcquireLeaseOptions): Promise<Lease> {
     requireName('A lease owner', owner);
     requirePositiveInteger('A lease ttlMs', ttlMs);
     const files = this.filesOf(runId);
     this.readMeta(files, runId);
-    return acquireFileLease({ runId, storeDir: this.dir, files, now: () => this.clock.now(), fsync: this.fsync !== 'off', seal: this.sealOptions }, owner, ttlMs);
+    const context = { runId, storeDir: this.dir, files, now: () => this.clock.now(), fsync: this.fsync !== 'off', seal: this.sealOptions };
+    return acquireFileLease(context, owner, ttlMs, options?.takeOver === true);
   }
 
   async close(): Promise<void> {

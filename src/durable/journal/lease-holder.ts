@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { LeaseHolder } from '../store/run-store.js';
 import { RunStoreCorruptError } from '../store/run-store-errors.js';
+import { holderIsGone, parseHolderProcess } from '../store/holder-process.js';
 import { readFileNoFollowSync } from './no-follow.js';
 
 const GENERATION = /^([1-9]\d{0,14})(?:\.fenced)?$/;
@@ -24,16 +24,6 @@ function leaseFile(dir: string): string | undefined {
   return newest > 0 && existsSync(folder) ? join(folder, 'lease.json') : undefined;
 }
 
-function processIsGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: the process exists under another user.
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 /**
  * Who holds the lease of the run in folder `dir`, read only (the store's lease code writes it);
  * undefined when nobody does. A holder on this host whose process is gone is `exited` at once,
@@ -49,7 +39,7 @@ export function readLeaseHolder(dir: string, now: number): LeaseHolder | undefin
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  let lease: { owner?: unknown; expiresAt?: unknown; pid?: unknown; host?: unknown; released?: unknown } | null;
+  let lease: { owner?: unknown; expiresAt?: unknown; released?: unknown } | null;
   try {
     lease = JSON.parse(text) as typeof lease;
   } catch (error) {
@@ -59,8 +49,9 @@ export function readLeaseHolder(dir: string, now: number): LeaseHolder | undefin
     throw new RunStoreCorruptError(path, 'holds no lease (it is written whole, so it was damaged afterwards).');
   }
   if (lease.released === true) return undefined;
-  const { owner, expiresAt, pid, host } = lease;
+  const { owner, expiresAt } = lease;
   if (expiresAt <= now) return { owner, expiresAt, state: 'expired' };
-  const gone = host === hostname() && typeof pid === 'number' && pid !== process.pid && processIsGone(pid);
+  const holder = parseHolderProcess(lease);
+  const gone = holder !== undefined && holderIsGone(holder);
   return { owner, expiresAt, state: gone ? 'exited' : 'alive' };
 }

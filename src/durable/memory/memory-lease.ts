@@ -23,12 +23,16 @@ export class MemoryLeaseSlot {
     private readonly now: () => number,
   ) {}
 
-  /** Takes the lease: a live lease of the same owner keeps its token (a renewal); another owner's live lease is refused. */
-  acquire(owner: string, ttlMs: number): Lease {
+  /**
+   * Takes the lease: a live lease of the same owner keeps its token (a renewal); another owner's
+   * live lease is refused, unless `takeOver` (then a new token fences its holder).
+   */
+  acquire(owner: string, ttlMs: number, takeOver = false): Lease {
     const now = this.now();
     const held = this.held;
-    if (held !== undefined && held.expiresAt > now && held.owner !== owner) throw new RunLeaseError(this.runId, held.owner, held.expiresAt);
-    const token = held !== undefined && held.expiresAt > now ? held.token : randomUUID();
+    const live = !takeOver && held !== undefined && held.expiresAt > now;
+    if (live && held.owner !== owner) throw new RunLeaseError(this.runId, held.owner, held.expiresAt);
+    const token = live ? held.token : randomUUID();
     this.held = { owner, token, expiresAt: now + ttlMs };
     return new MemoryLease(this, owner, token, this.held.expiresAt, ttlMs);
   }

@@ -6,7 +6,7 @@ import { matchesQuery } from '../store/list-runs-query.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
-import type { AppendedEvents, Lease, LeaseHolder, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
+import type { AcquireLeaseOptions, AppendedEvents, Lease, LeaseHolder, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunNotFoundError, RunStoreError } from '../store/run-store-errors.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { newMemoryRun, type MemoryRun } from './memory-run.js';
@@ -167,10 +167,10 @@ export class MemoryRunStore implements RunStore {
     memory.tree = text;
   }
 
-  async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
+  async acquireLease(runId: string, owner: string, ttlMs: number, options?: AcquireLeaseOptions): Promise<Lease> {
     requireName('A lease owner', owner);
     requirePositiveInteger('A lease ttlMs', ttlMs);
-    return this.runOf(runId).lease.acquire(owner, ttlMs);
+    return this.runOf(runId).lease.acquire(owner, ttlMs, options?.takeOver === true);
   }
 
   async leaseOf(runId: string): Promise<LeaseHolder | undefined> {

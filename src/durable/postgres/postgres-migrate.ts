@@ -37,7 +37,11 @@ async function missingObjects(client: PgClientLike, schema: string): Promise<Sch
     `SELECT 'schema' AS kind, nspname AS name FROM pg_namespace WHERE nspname = $1
      UNION ALL
      SELECT CASE WHEN c.relkind IN ('i', 'I') THEN 'index' ELSE 'table' END, c.relname
-       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1`,
+       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1
+     UNION ALL
+     SELECT 'column', c.relname || '.' || a.attname
+       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = $1 AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped`,
     [schema],
   );
   const present = new Set(found.rows.map((row) => `${String(row.kind)} ${String(row.name)}`));

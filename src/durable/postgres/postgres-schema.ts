@@ -13,9 +13,9 @@ export function requireSchemaName(schema: unknown): string {
 /** First key of the two-key advisory lock that serialises migrations (the second is the schema). */
 export const MIGRATE_LOCK_KEY = 0x67_73_72_73; // 'gsrs'
 
-/** One object `migrate()` creates: its kind and name (for messages) and the DDL that creates it. */
+/** One object `migrate()` creates: its kind and name (for messages; a column's is `table.column`) and the DDL that creates it. */
 export interface SchemaObject {
-  kind: 'schema' | 'table' | 'index';
+  kind: 'schema' | 'table' | 'index' | 'column';
   name: string;
   sql: string;
 }
@@ -51,6 +51,10 @@ export function schemaObjects(schema: string): SchemaObject[] {
   lease_expires_at double precision`,
     ),
     { kind: 'index', name: 'runs_created_at', sql: `CREATE INDEX IF NOT EXISTS runs_created_at ON ${s}.runs (created_at DESC, id DESC)` },
+    // The lease holder's process (host, pid, boot id, ...) and the token it was recorded for: a
+    // resumer on the same machine takes over at once from a holder whose process is gone
+    // (decision 0090). Added to schemas of earlier versions by `migrate()`.
+    { kind: 'column', name: 'runs.lease_process', sql: `ALTER TABLE ${s}.runs ADD COLUMN IF NOT EXISTS lease_process json` },
     table(
       'steps',
       `

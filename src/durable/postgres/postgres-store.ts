@@ -7,9 +7,10 @@ import { queryStatuses } from '../store/list-runs-query.js';
 import { checkCall, checkSignal, checkStep, newRunRecord } from '../store/record-input.js';
 import { requireName, requirePositiveInteger, requireRunId } from '../store/run-id.js';
 import type { NewRun, RunPatch, RunRecord } from '../store/run-record.js';
-import type { AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
+import type { AcquireLeaseOptions, AppendedEvents, Lease, ListRunsQuery, LoadedRun, RunStore, SettledStep } from '../store/run-store.js';
 import { RunExistsError, RunLeaseError, RunNotFoundError, RunStoreError } from '../store/run-store-errors.js';
 import { fencedError } from '../store/fenced-error.js';
+import { holderIsGone, localProcesses, parseHolderProcess } from '../store/holder-process.js';
 import type { CallRecord, SignalRecord, StepRecord, StoredEvent } from '../store/stored-records.js';
 import { UsageError } from '../../errors/groundswell-error.js';
 import { loadPg } from './load-pg.js';
@@ -28,6 +29,8 @@ import { requireSchemaName } from './postgres-schema.js';
 import type { PostgresRunStoreOptions } from './postgres-store-options.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+/** Rounds of look-and-take when a gone holder's lease is contested by other resumers. */
+const TAKEOVER_ATTEMPTS = 4;
 const UNDEFINED_TABLE = '42P01';
 const INSUFFICIENT_PRIVILEGE = '42501';
 
@@ -299,35 +302,79 @@ export class PostgresRunStore implements RunStore {
     if (result.rows.length === 0) throw await this.refused(runId, fence, `the tree of run "${runId}"`);
   }
 
-  async acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease> {
+  async acquireLease(runId: string, owner: string, ttlMs: number, options?: AcquireLeaseOptions): Promise<Lease> {
     requireRunId(runId);
     requireName('A lease owner', owner);
     requirePositiveInteger('A lease ttlMs', ttlMs);
-    const now = this.clock.now();
-    const expiresAt = now + ttlMs;
-    // Free, expired or ours: take it. The same owner's live lease keeps its token (a renewal).
-    const taken = await this.query(
-      `UPDATE ${this.s}.runs SET lease_owner = $2, lease_expires_at = $4,
-         lease_token = CASE WHEN lease_owner = $2 AND lease_expires_at > $5 THEN lease_token ELSE $3 END
-       WHERE id = $1 AND (lease_owner IS NULL OR lease_expires_at <= $5 OR lease_owner = $2) RETURNING lease_token`,
-      [runId, encodeText(owner), randomUUID(), expiresAt, now],
-    );
-    const token = taken.rows[0]?.lease_token as string | undefined;
-    if (token === undefined) {
-      const holder = await this.leaseHolder(runId);
-      throw new RunLeaseError(runId, holder.owner, holder.expiresAt);
+    const token = randomUUID();
+    const holder = JSON.stringify(localProcesses.self());
+    let taken: { token: string; expiresAt: number } | undefined;
+    let last: Record<string, unknown> | undefined;
+    // An operator's takeover: whoever holds it. Waits for a fenced write in flight (it locks the row).
+    if (options?.takeOver === true) {
+      taken = await this.takeLease(runId, owner, ttlMs, 'any', [token, holder]);
+      if (taken === undefined) throw new RunNotFoundError(runId);
     }
-    return new PostgresLease(runId, owner, token, expiresAt, ttlMs, () => this.clock.now(), {
+    for (let attempt = 0; taken === undefined && attempt < TAKEOVER_ATTEMPTS; attempt += 1) {
+      taken = await this.takeLease(runId, owner, ttlMs, 'free', [token, holder]);
+      if (taken !== undefined) break;
+      last = await this.leaseRow(runId);
+      // Released or expired since the UPDATE: take it as free.
+      if (last.lease_owner === null || Number(last.lease_expires_at) <= this.clock.now()) continue;
+      if (!holderGone(last)) break;
+      // Only the lease whose holder was seen gone (or ours, when this statement is sent twice):
+      // of two resumers that saw it gone, one takes it and the other looks again.
+      taken = await this.takeLease(runId, owner, ttlMs, 'gone', [token, holder, last.lease_token]);
+    }
+    if (taken === undefined) {
+      const { owner: holding, expiresAt } = holderOf(last ?? (await this.leaseRow(runId)));
+      throw new RunLeaseError(runId, holding, expiresAt);
+    }
+    return new PostgresLease(runId, owner, taken.token, taken.expiresAt, ttlMs, () => this.clock.now(), {
       renew: async (t, at) =>
         (await this.query(`UPDATE ${this.s}.runs SET lease_expires_at = $3 WHERE id = $1 AND lease_token = $2`, [runId, t, at])).rowCount === 1,
       release: async (t) => {
-        await this.query(`UPDATE ${this.s}.runs SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL WHERE id = $1 AND lease_token = $2`, [
-          runId,
-          t,
-        ]);
+        await this.query(
+          `UPDATE ${this.s}.runs SET lease_owner = NULL, lease_token = NULL, lease_expires_at = NULL, lease_process = NULL WHERE id = $1 AND lease_token = $2`,
+          [runId, t],
+        );
       },
-      holder: () => this.leaseHolder(runId),
+      holder: async () => holderOf(await this.leaseRow(runId)),
     });
+  }
+
+  /**
+   * Sets the run's lease to `owner` until now + `ttlMs`, with the holder's process (`extra[1]`)
+   * recorded beside the token it holds for. `free`: only a lease nobody holds, expired, or this
+   * owner's (whose token it keeps: a renewal); `gone`: only the lease with token `extra[2]`;
+   * `any`: whoever holds it. Undefined when no row was updated. Each leaves the same row when sent
+   * twice (a resend after a lost connection).
+   */
+  private async takeLease(
+    runId: string,
+    owner: string,
+    ttlMs: number,
+    how: 'free' | 'gone' | 'any',
+    extra: [token: string, holder: string, seen?: unknown],
+  ): Promise<{ token: string; expiresAt: number } | undefined> {
+    const now = this.clock.now();
+    const expiresAt = now + ttlMs;
+    const set = (tokenSql: string): string =>
+      `UPDATE ${this.s}.runs SET lease_owner = $2, lease_expires_at = $3, lease_token = ${tokenSql},
+         lease_process = (jsonb_build_object('token', ${tokenSql}) || $5::jsonb)::json`;
+    const [token, holder, seen] = extra;
+    const result =
+      how === 'free'
+        ? await this.query(
+            `${set('CASE WHEN lease_owner = $2 AND lease_expires_at > $6 THEN lease_token ELSE $4 END')}
+             WHERE id = $1 AND (lease_owner IS NULL OR lease_expires_at <= $6 OR lease_owner = $2) RETURNING lease_token`,
+            [runId, encodeText(owner), expiresAt, token, holder, now],
+          )
+        : how === 'gone'
+          ? await this.query(`${set('$4::text')} WHERE id = $1 AND lease_token IN ($4, $6) RETURNING lease_token`, [runId, encodeText(owner), expiresAt, token, holder, seen])
+          : await this.query(`${set('$4::text')} WHERE id = $1 RETURNING lease_token`, [runId, encodeText(owner), expiresAt, token, holder]);
+    const taken = result.rows[0]?.lease_token as string | undefined;
+    return taken === undefined ? undefined : { token: taken, expiresAt };
   }
 
   async close(): Promise<void> {
@@ -336,10 +383,11 @@ export class PostgresRunStore implements RunStore {
     if (this.ownsPool && this.poolPromise !== undefined) await (await this.poolPromise).end();
   }
 
-  private async leaseHolder(runId: string): Promise<{ owner: string | undefined; expiresAt: number | undefined }> {
-    const row = (await this.query(`SELECT lease_owner, lease_expires_at FROM ${this.s}.runs WHERE id = $1`, [runId])).rows[0];
+  /** The run's lease columns (owner, token, expiry, the holder's process). */
+  private async leaseRow(runId: string): Promise<Record<string, unknown>> {
+    const row = (await this.query(`SELECT lease_owner, lease_token, lease_expires_at, lease_process FROM ${this.s}.runs WHERE id = $1`, [runId])).rows[0];
     if (row === undefined) throw new RunNotFoundError(runId);
-    return holderOf(row);
+    return row;
   }
 
   private async insertOnce(table: 'steps' | 'calls', runId: string, key: string, text: string, what: string, fence: Lease | undefined): Promise<boolean> {
@@ -514,19 +562,32 @@ export class PostgresRunStore implements RunStore {
     return this.poolPromise;
   }
 
-  /** Who holds the run's lease, read only: alive until its expiry (a holder's process cannot be seen from here). */
+  /** Who holds the run's lease, read only: alive until its expiry, unless its process was of this machine and is gone. */
   async leaseOf(runId: string): Promise<LeaseHolder | undefined> {
     requireRunId(runId);
-    const { owner, expiresAt } = await this.leaseHolder(runId);
+    const row = await this.leaseRow(runId);
+    const { owner, expiresAt } = holderOf(row);
     if (owner === undefined || expiresAt === undefined) return undefined;
     const at = Number(expiresAt);
-    return { owner, expiresAt: at, state: at > this.clock.now() ? 'alive' : 'expired' };
+    return { owner, expiresAt: at, state: at <= this.clock.now() ? 'expired' : holderGone(row) ? 'exited' : 'alive' };
   }
 }
 
 /** The condition that a lease token parameter (null: no fence) still holds the run's lease. */
 function fenceHolds(param: string): string {
   return `(${param}::text IS NULL OR lease_token = ${param}::text)`;
+}
+
+/**
+ * Whether the lease in `row` is held by a process of this machine that is gone. Only a process
+ * recorded for the lease's current token counts: a version before decision 0090 takes a lease
+ * without recording one, and leaves the previous holder's beside it.
+ */
+function holderGone(row: Record<string, unknown>): boolean {
+  const recorded = row.lease_process as { token?: unknown } | null | undefined;
+  if (typeof recorded !== 'object' || recorded === null || row.lease_token === null || recorded.token !== row.lease_token) return false;
+  const holder = parseHolderProcess(recorded);
+  return holder !== undefined && holderIsGone(holder);
 }
 
 function holderOf(row: Record<string, unknown>): { owner: string | undefined; expiresAt: number | undefined } {

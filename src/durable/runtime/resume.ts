@@ -25,6 +25,13 @@ export interface ResumeOptions {
   readonly workflows: Readonly<Record<string, WorkflowFactory>>;
   /** The lease's length in ms (default: the workflow's `durable.leaseMs`, else 30,000). */
   readonly leaseMs?: number;
+  /**
+   * Take the run's lease even from a holder that looks alive: for a holder known dead on another
+   * machine (one on this machine whose process is gone is taken over without it). Safe while it
+   * is in fact alive: its writes are refused from then on and its `run()` rejects with
+   * `RunInterruptedError`, so no step is stored twice. Stores that predate it refuse as before.
+   */
+  readonly takeOver?: boolean;
 }
 
 /**
@@ -52,7 +59,13 @@ export async function resume<T = unknown>(runId: string, options: ResumeOptions)
   if (workflow.name !== run.rootName) {
     throw new UsageError(`resume("${runId}"): the factory for "${run.rootName}" built workflow "${workflow.name}".`);
   }
-  resumeWith(workflow, { store, runId, storedArgs: true, ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}) });
+  resumeWith(workflow, {
+    store,
+    runId,
+    storedArgs: true,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.takeOver === true ? { takeOver: true } : {}),
+  });
   runDurablyNext(workflow);
   return (await workflow.run()) as T;
 }

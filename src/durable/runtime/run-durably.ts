@@ -26,6 +26,8 @@ const resumes = new WeakMap<Workflow, ResumeSetting>();
 /** What `resume()` sets for the next run: the store and run, and whether to take the arguments from the store. */
 export interface ResumeSetting extends DurableSetting {
   readonly storedArgs?: boolean;
+  /** The lease is taken whoever holds it (`resume({ takeOver: true })`). */
+  readonly takeOver?: boolean;
   /** Set by a replay: the run is checked against its recording and never reaches a model. */
   readonly replay?: ReplayCheck;
 }
@@ -89,7 +91,7 @@ export async function runDurably<T>(workflow: Workflow<T>, args: readonly unknow
   // The lease first, then the read: a resumer that waited for another one to finish must see
   // what that one stored, never replay from a copy read before it.
   const asked = LeaseKeeper.now(workflow.clock);
-  const lease = await store.acquireLease(runId, owner, leaseMs);
+  const lease = await store.acquireLease(runId, owner, leaseMs, resumed?.takeOver === true ? { takeOver: true } : undefined);
   let loaded: LoadedRun | undefined;
   try {
     // Read even a run this call created: a process paused between the two could find the run

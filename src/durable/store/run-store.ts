@@ -41,6 +41,12 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/** How `acquireLease` takes a lease. */
+export interface AcquireLeaseOptions {
+  /** Take the lease even from a live holder (an operator's word that it is dead; decision 0090). */
+  readonly takeOver?: boolean;
+}
+
 /** Who holds a run's lease, as `leaseOf` reads it. */
 export interface LeaseHolder {
   readonly owner: string;
@@ -106,9 +112,13 @@ export interface RunStore {
   putTree(runId: string, tree: unknown, fence?: Lease): Promise<void>;
   /**
    * Takes the run's lease for `ttlMs`. Another owner's live lease is a `RunLeaseError` naming
-   * the holder and when it expires; an expired lease is taken over; the same owner renews.
+   * the holder and when it expires; an expired lease is taken over, and so is one whose holder
+   * the store can tell is gone (a process of this machine that exited); the same owner renews.
+   * With `takeOver`, the lease is taken whoever holds it, with a new token, so the old holder's
+   * fenced writes are refused from then on. A store that ignores `options` never takes a live
+   * lease (safe: the resumer is refused).
    */
-  acquireLease(runId: string, owner: string, ttlMs: number): Promise<Lease>;
+  acquireLease(runId: string, owner: string, ttlMs: number, options?: AcquireLeaseOptions): Promise<Lease>;
   /**
    * Optional, read-only: who holds the run's lease, undefined when nobody does (never taken, or
    * released). `groundswell runs list` shows with it whether a `running` run's holder is alive.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createWorkflow, isSuspension } from 'groundswell';
-import { JournalRunStore } from 'groundswell/durable';
+import { JournalRunStore, RunFencedError } from 'groundswell/durable';
 import { runCli } from '../../../src/cli/run-cli.js';
 
 let dir: string;
@@ -65,6 +65,28 @@ describe('groundswell runs', () => {
     expect(resumed.err).toBe('');
     expect(resumed.out).toBe('Run g1 completed: "opened"');
     expect((await cli('runs', 'list', '--store', dir)).out).toMatch(/^g1 {2}completed/m);
+  });
+
+  it('resume of a run a live process holds says how to take it over; --take-over takes it and fences that holder', async () => {
+    const store = new JournalRunStore({ dir, fsync: 'off' });
+    await store.createRun({ id: 'p1', rootName: 'Plain' });
+    const held = await store.acquireLease('p1', 'elsewhere-holder', 600_000);
+    const module = join(dir, 'workflows.mjs');
+    writeFileSync(
+      module,
+      `import { createWorkflow } from 'groundswell';\n` + `export const workflows = { Plain: () => createWorkflow({ name: 'Plain' }, (ctx) => ctx.step('s', () => 'done')) };\n`,
+    );
+    const refused = await cli('runs', 'resume', 'p1', '--store', dir, '--workflows', module);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/^RunLeaseError: Run "p1" is leased by "elsewhere-holder"/);
+    expect(refused.err).toContain('groundswell runs resume p1 --workflows <module> --take-over');
+    const taken = await cli('runs', 'resume', 'p1', '--store', dir, '--workflows', module, '--take-over');
+    expect(taken.err).toBe('');
+    expect(taken.out).toBe('Run p1 completed: "done"');
+    await expect(store.putData('p1', 'late', 1, held)).rejects.toBeInstanceOf(RunFencedError);
+    expect((await store.loadRun('p1')).data).toEqual({});
+    expect((await cli('runs', '--help')).out).toContain('--take-over');
+    await store.close();
   });
 
   it('says what is wrong with a bad call, with the usage and exit code 2', async () => {
