@@ -58,6 +58,7 @@ export default defineConfig({
     durable: 'src/durable/index.ts',
     postgres: 'src/durable/postgres/index.ts',
     viewer: 'src/viewer/index.ts',
+    web: 'src/web/index.ts',
     otel: 'src/otel/index.ts',
     redis: 'src/redis/index.ts',
     dbos: 'src/durable/dbos/index.ts',

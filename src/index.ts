@@ -138,6 +138,7 @@ export type {
   AgentPromptStartEvent,
   AgentPromptEndEvent,
   ModelRequestEvent,
+  AgentTextEvent,
   ToolInvocationEvent,
   McpEvent,
   ApiErrorEvent,

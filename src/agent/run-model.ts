@@ -29,6 +29,8 @@ import { learnAnsweredInput } from './answered-input.js';
 import { bookedUsage, bookUnreadable } from './booked-usage.js';
 import { retryGate } from './retry-gate.js';
 import { keepReservation } from './keep-reservation.js';
+import { streamsText } from '../core/streams-text.js';
+import { TextPieces } from './text-pieces.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -75,12 +77,13 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
   // Only calls that have turn features pay for their awaits.
   const withFeatures = features.length > 0;
   const observed = withFeatures && observesToolCalls(features);
-  const stream = call.onStream;
-  const onText = stream === undefined ? undefined : (text: string) => stream({ type: 'text', text });
+  let turn = 1;
+  const pieces = textListener(call, () => turn);
+  const onText = pieces?.onText;
   // Under budgets every retry an adapter would send is a request: it asks them first.
   const beforeRetry = call.budgets.length === 0 ? undefined : retryGate(call);
 
-  for (let turn = 1; turn <= settings.maxTurns; turn += 1) {
+  for (; turn <= settings.maxTurns; turn += 1) {
     let params: MessageCreateParamsNonStreaming;
     let model: ModelAdapter = call.model;
     if (withFeatures) {
@@ -112,7 +115,9 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     let response: ModelAnswer;
     try {
       response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, beforeRetry });
+      pieces?.flush();
     } catch (error) {
+      pieces?.flush();
       bookUnreadable(call, held, provider, params, error);
       throw failedRequest(held, error, call.agentName);
     }
@@ -240,4 +245,19 @@ function textOf(content: readonly ContentBlock[]): string {
   let text = '';
   for (const block of content) if (block.type === 'text') text += block.text;
   return text;
+}
+
+/**
+ * Where the pieces of a streamed answer go: the caller of `agent.stream()`, and `agentText` events
+ * when the call's tree streams text. Undefined when neither wants them: the request is not streamed.
+ */
+function textListener<T>(call: PromptCall<T>, turnNow: () => number): Pick<TextPieces, 'onText' | 'flush'> | undefined {
+  const stream = call.onStream;
+  const workflow = call.tree.node !== undefined && streamsText(call.tree.workflow) ? call.tree.workflow : undefined;
+  if (workflow === undefined) return stream === undefined ? undefined : { onText: (text) => stream({ type: 'text', text }), flush() {} };
+  const agentName = call.agentName;
+  return new TextPieces(workflow, (delta) => {
+    call.tree.emit({ type: 'agentText', agentName, turn: turnNow(), delta });
+    stream?.({ type: 'text', text: delta });
+  });
 }

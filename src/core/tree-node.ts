@@ -6,6 +6,7 @@ import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
 import { isFinished, type NodeKind, type WorkflowStatus } from '../types/status.js';
 import { nextId } from '../util/ids.js';
 import { RingBuffer } from '../util/ring-buffer.js';
+import { EventRing } from './event-ring.js';
 import { compareEventTime, isInTimeOrder } from '../util/time-order.js';
 import type { NodeKey } from '../util/node-key.js';
 import { NODE_USAGE } from '../util/node-usage.js';
@@ -26,15 +27,17 @@ export interface NodeOwner {
 export class TreeNode implements WorkflowNode {
   readonly id: string;
   parent: TreeNode | null = null;
-  status: WorkflowStatus = 'idle';
   /**
-   * The timed, pruned and replayed flags and a step's attempts, packed in one small integer: a
-   * long run keeps hundreds of thousands of nodes, and every field is 8 bytes on each of them.
+   * The timed, pruned and replayed flags, the kind, the status and a step's attempts, packed in
+   * one small integer: a long run keeps hundreds of thousands of nodes, and every field is 8
+   * bytes on each of them.
    */
-  private bits = TIMED;
+  private bits: number;
   private begin: number | undefined = undefined;
   private end: number | undefined = undefined;
-  private childList: TreeNode[] | null = null;
+  // The one child itself until a second comes (most nodes have none or one: a child workflow's
+  // node, a step that spawned one), so a single child costs no array (~56 bytes).
+  private childList: TreeNode | TreeNode[] | null = null;
   // Retained bytes and objects per node are what a long run pays for in GC time, so a step keeps
   // its start/end as numbers (rebuilt as events on read) and everything else a typical step
   // never has (logs, other events, a state snapshot) lives in `history`, allocated on first use.
@@ -43,13 +46,26 @@ export class TreeNode implements WorkflowNode {
   private history: NodeHistory | null = null;
 
   constructor(
-    readonly kind: NodeKind,
+    kind: NodeKind,
     readonly name: string,
     readonly owner: NodeOwner,
     /** An id minted before the node exists (a node rebuilt from another process's tree). */
     id: string = nextId(kind),
   ) {
     this.id = id;
+    this.bits = TIMED | (kindCode(kind) << KIND_SHIFT);
+  }
+
+  get kind(): NodeKind {
+    return KINDS[(this.bits >>> KIND_SHIFT) & FIELD_MASK] as NodeKind;
+  }
+
+  get status(): WorkflowStatus {
+    return STATUSES[(this.bits >>> STATUS_SHIFT) & FIELD_MASK] as WorkflowStatus;
+  }
+
+  private setStatus(status: WorkflowStatus): void {
+    this.bits = (this.bits & ~(FIELD_MASK << STATUS_SHIFT)) | (statusCode(status) << STATUS_SHIFT);
   }
 
   /** False for steps declared with `trackTiming: false`: times are kept but not shown. */
@@ -102,7 +118,7 @@ export class TreeNode implements WorkflowNode {
   /** Marks the node running from `now` (a re-run clears the previous end). */
   start(now: number): void {
     this.keepEndAsEvent();
-    this.status = 'running';
+    this.setStatus('running');
     this.begin = now;
     this.end = undefined;
   }
@@ -111,7 +127,7 @@ export class TreeNode implements WorkflowNode {
   finish(status: WorkflowStatus, now: number): void {
     if (this.status === 'cancelled') return;
     this.keepEndAsEvent();
-    this.status = status;
+    this.setStatus(status);
     this.end = now;
   }
 
@@ -119,22 +135,25 @@ export class TreeNode implements WorkflowNode {
   cancel(now: number): void {
     if (this.status !== 'running' && this.status !== 'idle') return;
     this.keepEndAsEvent();
-    this.status = 'cancelled';
+    this.setStatus('cancelled');
     this.end = now;
   }
 
   /** Back to `idle` (a workflow reset before a run); an end kept as numbers becomes an event first. */
   markIdle(): void {
     this.keepEndAsEvent();
-    this.status = 'idle';
+    this.setStatus('idle');
   }
 
   get workflowId(): string {
     return this.owner.id;
   }
 
+  /** A fresh array of one for a node with a single child (it keeps no array of its own). */
   get children(): readonly TreeNode[] {
-    return this.childList ?? NONE;
+    const list = this.childList;
+    if (list === null) return NONE;
+    return Array.isArray(list) ? list : [list];
   }
 
   /**
@@ -147,7 +166,7 @@ export class TreeNode implements WorkflowNode {
     if (this.startSeq !== 0) out.push(this.ownStartEvent());
     if (history?.firstEvent) out.push(history.firstEvent);
     if (history?.secondEvent) out.push(history.secondEvent);
-    if (history?.laterEvents) out.push(...history.laterEvents.toArray());
+    if (history?.laterEvents) out.push(...history.laterEvents.toArray(this.id, this.workflowId));
     if (this.endSeq !== 0) out.push(this.ownEndEvent());
     return out;
   }
@@ -266,7 +285,7 @@ export class TreeNode implements WorkflowNode {
     const slot = this.nextSlot(history, max);
     if (slot === 'first') history.firstEvent = event;
     else if (slot === 'second') history.secondEvent = event;
-    else (history.laterEvents ??= new RingBuffer(Math.max(0, max - 2))).push(event);
+    else (history.laterEvents ??= new EventRing(Math.max(0, max - 2))).push(event, this.id, this.workflowId);
   }
 
   /**
@@ -347,10 +366,13 @@ export class TreeNode implements WorkflowNode {
   addChild(child: TreeNode): void {
     child.parent = this;
     const list = this.childList;
-    // A first child gets a list of one, not the 17 slots a push into `[]` reserves: most nodes
-    // (a child workflow's, a step that spawned one) never have a second.
     if (list === null) {
-      this.childList = [child];
+      this.childList = child;
+      return;
+    }
+    // A second child gets a list of two, not the 17 slots a push into `[]` reserves.
+    if (!Array.isArray(list)) {
+      this.childList = [list, child];
       return;
     }
     list.push(child);
@@ -362,7 +384,7 @@ export class TreeNode implements WorkflowNode {
 
   /** Puts `replacement` where `original` was and hangs `original` beneath it (shown as replaced). */
   replaceChild(original: TreeNode, replacement: TreeNode): boolean {
-    const list = this.childList;
+    const list = this.childArray();
     if (list === null) return false;
     const at = list.indexOf(original);
     const from = list.indexOf(replacement);
@@ -376,9 +398,21 @@ export class TreeNode implements WorkflowNode {
 
   removeChild(child: TreeNode): void {
     const list = this.childList;
-    const index = list ? list.indexOf(child) : -1;
-    if (list && index >= 0) list.splice(index, 1);
+    if (list === child) this.childList = null;
+    else if (Array.isArray(list)) {
+      const index = list.indexOf(child);
+      if (index >= 0) list.splice(index, 1);
+    }
     if (child.parent === this) child.parent = null;
+  }
+
+  /** The children as an array of this node's own (a single child moves into one), for edits in place. */
+  private childArray(): TreeNode[] | null {
+    const list = this.childList;
+    if (list === null || Array.isArray(list)) return list;
+    const array = [list];
+    this.childList = array;
+    return array;
   }
 
   /** The subtree as JSON-safe data. Built without recursion, so a deep chain cannot overflow the stack. */
@@ -480,6 +514,7 @@ export class TreeNode implements WorkflowNode {
     if (!isFinished(this.status)) return false;
     const list = this.childList;
     if (list === null) return true;
+    if (!Array.isArray(list)) return list.status !== 'running';
     for (let i = 0; i < list.length; i += 1) if ((list[i] as TreeNode).status === 'running') return false;
     return true;
   }
@@ -496,7 +531,9 @@ export class TreeNode implements WorkflowNode {
       const node = stack.pop() as TreeNode;
       into = node.foldOwnInto(into);
       const list = node.childList;
-      if (list !== null) for (let i = 0; i < list.length; i += 1) stack.push(list[i] as TreeNode);
+      if (list === null) continue;
+      if (!Array.isArray(list)) stack.push(list);
+      else for (let i = 0; i < list.length; i += 1) stack.push(list[i] as TreeNode);
     }
     return into;
   }
@@ -511,14 +548,35 @@ export class TreeNode implements WorkflowNode {
   }
 }
 
-// The layout of `bits`: timed, pruned, replayed, then a step's attempts.
+// The layout of `bits`: timed, pruned, replayed, the kind (3 bits), the status (3 bits), then a
+// step's attempts. It stays under 2^30, a small integer even where V8 compresses pointers.
 const TIMED = 0b001;
 const PRUNED = 0b010;
 const REPLAYED = 0b100;
-const LOW_BITS = 0b111;
-const ATTEMPTS_SHIFT = 3;
+const KIND_SHIFT = 3;
+const STATUS_SHIFT = 6;
+const FIELD_MASK = 0b111;
+/** Everything below a step's attempts. */
+const LOW_BITS = 0b111_111_111;
+const ATTEMPTS_SHIFT = 9;
 /** Attempts beyond this (never in practice) keep the step's end as an event: the integer stays small. */
-const MAX_PACKED_ATTEMPTS = 2 ** 24;
+const MAX_PACKED_ATTEMPTS = 2 ** 20;
+
+const KINDS: readonly NodeKind[] = ['workflow', 'step', 'task', 'agentPrompt', 'toolCall', 'mcpCall', 'reflection'];
+const STATUSES: readonly WorkflowStatus[] = ['idle', 'running', 'completed', 'failed', 'cancelled', 'suspended'];
+
+function kindCode(kind: NodeKind): number {
+  const code = KINDS.indexOf(kind);
+  // A kind this table lacks would read back as another: fail loudly instead.
+  if (code < 0) throw new TypeError(`Unknown node kind ${String(kind)}`);
+  return code;
+}
+
+function statusCode(status: WorkflowStatus): number {
+  const code = STATUSES.indexOf(status);
+  if (code < 0) throw new TypeError(`Unknown node status ${String(status)}`);
+  return code;
+}
 
 type AttrMap = Map<NodeKey<unknown>, unknown>;
 
@@ -561,7 +619,7 @@ interface NodeHistory {
   attrs: AttrMap | null;
   firstEvent: WorkflowEvent | null;
   secondEvent: WorkflowEvent | null;
-  laterEvents: RingBuffer<WorkflowEvent> | null;
+  laterEvents: EventRing | null;
   logs: RingBuffer<LogEntry> | null;
   prunedChildren: number;
   /** What keys with a `merge` held in pruned children's subtrees. */

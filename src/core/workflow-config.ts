@@ -69,4 +69,10 @@ export interface WorkflowConfig {
    * with `{ ollama: createOpenAICompatible({...}) }`, an agent's `model: 'ollama/llama3.2'` runs on it.
    */
   providers?: ModelProviders;
+  /**
+   * Agent calls in this workflow's tree (child workflows included, unless one sets it false)
+   * stream their answer text as `agentText` events while the model writes it, so a web page can
+   * show it (`groundswell/web`). Off by default: the text is then in `agentPromptEnd` only.
+   */
+  streamText?: boolean;
 }

@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import { UsageError } from '../errors/groundswell-error.js';
+import { UsageError, type GroundswellError } from '../errors/groundswell-error.js';
 import { WorkflowCancelledError, WorkflowError } from '../errors/workflow-error.js';
 import type { EventPayload, WorkflowEvent } from '../types/events.js';
 import type { LogEntry, LogLevel } from '../types/logging.js';
@@ -44,31 +44,21 @@ export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
  * executor (`new Workflow(config, async ctx => ...)`, see `createWorkflow`).
  */
 export class Workflow<T = unknown> implements WorkflowRuntime {
-  readonly id: string;
-  readonly name: string;
-  /** @internal */ readonly config: Readonly<WorkflowConfig>;
+  /** @internal What the workflow was configured with besides its name (shared when only a name). */
+  readonly config: Readonly<WorkflowConfig>;
   /** @internal */ readonly executor: WorkflowExecutor<T> | undefined;
   /** @internal */ readonly treeNode: TreeNode;
 
+  // Every field is 8 bytes on each child a parent keeps (decision 0091): the id and name live on
+  // the node, and what most workflows never use lives in `rare`, made on first use.
   private parentRef: Workflow | null = null;
-  // Null until the first child: most workflows are leaves (a thousand children of a loop each
-  // kept an empty array of their own).
-  private childList: Workflow[] | null = null;
   private rootRef: Workflow = this;
-  // Created on first use: most workflows are children that never hold observers or get cancelled,
-  // and a run with a thousand children should not pay for a thousand of each.
-  private hubRef: ObserverHub | null = null;
-  private loggerRef: WorkflowLogger | null = null;
   private settings: Settings;
-  private abort: AbortController | null = null;
-  private cancelReason: string | undefined;
   private activeWork = 0;
-  /** @internal How the last run ended (see `resultOf`); undefined before the first one settles. */
-  lastOutcome: RunOutcome<T> | undefined = undefined;
-  private idleWaiters: Array<() => void> | null = null;
-  // The child list is compacted in batches like node lists: finished children whose nodes
-  // retention pruned are forgotten, so a parent spawning in a loop stays bounded and linear.
-  private childListLimit = 4 * CHILD_LIST_BATCH;
+  // The last run's value itself, a `Rejected` for a failure, `NOT_SETTLED` before one settles:
+  // no outcome object per finished child.
+  private settledAs: unknown = NOT_SETTLED;
+  private rare: RareParts | null = null;
 
   constructor(name?: string, parent?: Workflow);
   constructor(config: WorkflowConfig, executorOrParent?: WorkflowExecutor<T> | Workflow);
@@ -80,13 +70,13 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     }
     // Copied with assign, not a spread: a frozen spread clone gets a hidden class of its own per
     // workflow (~120 bytes each, kept as long as the workflow is).
-    const config: WorkflowConfig =
-      typeof nameOrConfig === 'string' ? { name: nameOrConfig } : Object.assign({}, nameOrConfig);
-    this.config = Object.freeze(config);
-    this.name = config.name ?? new.target.name;
+    // A config of a name alone (the usual child) shares one empty object: the name is on the node.
+    const config: Readonly<WorkflowConfig> =
+      typeof nameOrConfig === 'string' || onlyNamed(nameOrConfig) ? NAME_ONLY : Object.freeze(Object.assign({}, nameOrConfig));
+    this.config = config;
+    const name = typeof nameOrConfig === 'string' ? nameOrConfig : (nameOrConfig?.name ?? new.target.name);
     this.settings = settingsFor(config, DEFAULT_SETTINGS);
-    this.treeNode = new TreeNode('workflow', this.name, this);
-    this.id = this.treeNode.id;
+    this.treeNode = new TreeNode('workflow', name, this);
     this.executor = typeof second === 'function' ? second : undefined;
 
     // A subclass's own `run()` is wrapped per instance so it gets status, events and the ambient
@@ -122,9 +112,31 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     });
   }
 
+  get id(): string {
+    return this.treeNode.id;
+  }
+
+  get name(): string {
+    return this.treeNode.name;
+  }
+
+  /** @internal How the last run ended (see `resultOf`); undefined before the first one settles. */
+  get lastOutcome(): RunOutcome<T> | undefined {
+    const settled = this.settledAs;
+    if (settled === NOT_SETTLED) return undefined;
+    if (settled instanceof Rejected) return { status: 'rejected', error: settled.error };
+    return { status: 'fulfilled', value: settled as T };
+  }
+
+  set lastOutcome(outcome: RunOutcome<T> | undefined) {
+    if (outcome === undefined) this.settledAs = NOT_SETTLED;
+    else this.settledAs = outcome.status === 'fulfilled' ? outcome.value : new Rejected(outcome.error);
+  }
+
   /** Writes to the node running now in this workflow (its step, else the workflow itself). */
   get logger(): WorkflowLogger {
-    return (this.loggerRef ??= new WorkflowLogger(this));
+    const rare = this.rareParts();
+    return (rare.logger ??= new WorkflowLogger(this));
   }
 
   get parent(): Workflow | null {
@@ -132,7 +144,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   get children(): readonly Workflow[] {
-    return this.childList ?? NO_CHILDREN;
+    return this.rare?.children ?? NO_CHILDREN;
   }
 
   get root(): Workflow {
@@ -158,12 +170,12 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   get isCancelled(): boolean {
-    return this.cancelReason !== undefined;
+    return this.rare?.cancelReason !== undefined;
   }
 
   /** @internal The reason given to `cancel()` (of this workflow or an ancestor), if it was cancelled. */
   get cancellation(): string | undefined {
-    return this.cancelReason;
+    return this.rare?.cancelReason;
   }
 
   /** @internal */
@@ -216,9 +228,10 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
         `Attaching "${child.name}" under "${this.name}" would create a cycle: "${this.name}" descends from it.`,
       );
     }
-    const siblings = (this.childList ??= []);
+    const rare = this.rareParts();
+    const siblings = (rare.children ??= []);
     siblings.push(child);
-    if (siblings.length > this.childListLimit) this.forgetPrunedChildren(siblings);
+    if (siblings.length > rare.childListLimit) this.forgetPrunedChildren(siblings, rare);
     child.parentRef = this;
     this.mountPoint().addChild(child.treeNode);
     carryRunSecrets(child, this);
@@ -234,7 +247,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     if (!(child instanceof Workflow) || child.parentRef !== this) {
       throw new UsageError(`${describeValue(child)} is not a child of Workflow "${this.name}" (${this.id}).`);
     }
-    const siblings = this.childList as Workflow[];
+    const siblings = this.rare?.children as Workflow[];
     siblings.splice(siblings.indexOf(child), 1);
     child.treeNode.parent?.removeChild(child.treeNode);
     child.parentRef = null;
@@ -253,7 +266,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
       );
     }
     validateObserver(observer, this.name);
-    const hub = (this.hubRef ??= new ObserverHub((callback, error) => {
+    const hub = (this.rareParts().hub ??= new ObserverHub((callback, error) => {
       this.emit(this.treeNode, { type: 'observerError', callback, error: serializeError(error) });
     }));
     hub.add(observer);
@@ -261,7 +274,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   removeObserver(observer: WorkflowObserver): void {
-    this.hubRef?.remove(observer);
+    this.rare?.hub?.remove(observer);
   }
 
   /** Captures the `@ObservedState` fields (redacted), stores them on the node and reports them. */
@@ -272,7 +285,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     const node = this.treeNode;
     const timestamp = this.settings.clock.now();
     this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'stateSnapshot', state });
-    this.rootRef.hubRef?.stateUpdated(this.treeNode);
+    this.rootRef.rare?.hub?.stateUpdated(this.treeNode);
     return state;
   }
 
@@ -285,11 +298,12 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     const stack: Workflow[] = [this];
     while (stack.length > 0) {
       const wf = stack.pop() as Workflow;
-      if (wf.cancelReason === undefined) {
-        wf.cancelReason = reason;
+      const rare = wf.rareParts();
+      if (rare.cancelReason === undefined) {
+        rare.cancelReason = reason;
         wf.controller().abort(new WorkflowCancelledError(`Workflow "${wf.name}" was cancelled: ${reason}`, wf.errorDetails(wf.treeNode, reason)));
       }
-      if (wf.childList !== null) stack.push(...wf.childList);
+      if (rare.children !== null) stack.push(...rare.children);
     }
     const now = this.clock.now();
     const nodes: TreeNode[] = [this.treeNode];
@@ -350,7 +364,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent {
     const event = maskForRun(this, built);
     node.recordEvent(event);
-    this.rootRef.hubRef?.event(event, node);
+    this.rootRef.rare?.hub?.event(event, node);
     return event;
   }
 
@@ -368,7 +382,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     if (data !== undefined) entry.data = maskForRun(this, toJsonSafe(data));
     if (parentLogId !== undefined) entry.parentLogId = parentLogId;
     node.recordLog(entry);
-    this.rootRef.hubRef?.log(entry);
+    this.rootRef.rare?.hub?.log(entry);
     return entry;
   }
 
@@ -406,10 +420,11 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   /** @internal Refuses new work once the workflow (or an ancestor) was cancelled. */
   throwIfCancelled(node: TreeNode): void {
-    if (this.cancelReason !== undefined) {
+    const rare = this.rare;
+    if (rare !== null && rare.cancelReason !== undefined) {
       throw new WorkflowCancelledError(
-        `Workflow "${this.name}" was cancelled (${this.cancelReason}); no further steps run.`,
-        this.errorDetails(node, this.abort?.signal.reason),
+        `Workflow "${this.name}" was cancelled (${rare.cancelReason}); no further steps run.`,
+        this.errorDetails(node, rare.abort?.signal.reason),
       );
     }
   }
@@ -422,9 +437,10 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   /** @internal */
   endWork(): void {
     this.activeWork -= 1;
-    if (this.activeWork === 0 && this.idleWaiters !== null) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = null;
+    const rare = this.rare;
+    if (this.activeWork === 0 && rare !== null && rare.idleWaiters !== null) {
+      const waiters = rare.idleWaiters;
+      rare.idleWaiters = null;
       for (const wake of waiters) wake();
     }
   }
@@ -435,7 +451,8 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
    */
   whenIdle(): Promise<void> {
     if (this.activeWork === 0) return Promise.resolve();
-    return new Promise((resolve) => (this.idleWaiters ??= []).push(resolve));
+    const rare = this.rareParts();
+    return new Promise((resolve) => (rare.idleWaiters ??= []).push(resolve));
   }
 
   /**
@@ -443,7 +460,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
    * this workflow (a child spawned inside a step, a @Task's children); they still report to the
    * root if they log.
    */
-  private forgetPrunedChildren(list: Workflow[]): void {
+  private forgetPrunedChildren(list: Workflow[], rare: RareParts): void {
     let write = 0;
     const own = this.treeNode;
     // Indexed: this runs once a batch, in a tier that may make an iterator for a for-of.
@@ -454,16 +471,29 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
       write += 1;
     }
     list.length = write;
-    this.childListLimit = write + Math.max(CHILD_LIST_BATCH, this.retention.maxChildrenPerNode >> 2);
+    rare.childListLimit = write + Math.max(CHILD_LIST_BATCH, this.retention.maxChildrenPerNode >> 2);
   }
 
   private controller(): AbortController {
-    if (this.abort === null) {
-      this.abort = new AbortController();
+    const rare = this.rareParts();
+    if (rare.abort === null) {
+      rare.abort = new AbortController();
       // Every in-flight request of every step listens on this one signal; many is normal here.
-      setMaxListeners(0, this.abort.signal);
+      setMaxListeners(0, rare.abort.signal);
     }
-    return this.abort;
+    return rare.abort;
+  }
+
+  private rareParts(): RareParts {
+    return (this.rare ??= {
+      children: null,
+      childListLimit: 4 * CHILD_LIST_BATCH,
+      hub: null,
+      logger: null,
+      abort: null,
+      cancelReason: undefined,
+      idleWaiters: null,
+    });
   }
 
   /** New root (and inherited settings) for this workflow and all its descendants. */
@@ -485,7 +515,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     const node = root.treeNode;
     const timestamp = root.settings.clock.now();
     root.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: root.id, timestamp, type: 'treeUpdated', rootId: root.id });
-    root.hubRef?.treeChanged(root.treeNode);
+    root.rare?.hub?.treeChanged(root.treeNode);
   }
 }
 
@@ -500,6 +530,41 @@ function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise
     if (durable !== undefined) return durable(workflow, args, (stored = args) => runWorkflow(workflow, () => body.apply(workflow, stored as unknown[])));
     return runWorkflow(workflow, () => body.apply(workflow, args));
   };
+}
+
+/**
+ * What most workflows never use, made on first use: children, observers, a logger, a cancel, a
+ * wait for idle. A parent spawning in a loop keeps a thousand children that have none of them.
+ */
+interface RareParts {
+  // Null until the first child. The list is compacted in batches like node lists: finished
+  // children whose nodes retention pruned are forgotten, so a parent spawning in a loop stays
+  // bounded and linear.
+  children: Workflow[] | null;
+  childListLimit: number;
+  hub: ObserverHub | null;
+  logger: WorkflowLogger | null;
+  abort: AbortController | null;
+  cancelReason: string | undefined;
+  idleWaiters: Array<() => void> | null;
+}
+
+/** A failed run's error, as `settledAs` keeps it (a class of this module: no run value is one). */
+class Rejected {
+  constructor(readonly error: GroundswellError) {}
+}
+
+/** `settledAs` before a run settled. */
+const NOT_SETTLED: unique symbol = Symbol('not settled');
+
+/** The config of every workflow configured by a name alone. */
+const NAME_ONLY: Readonly<WorkflowConfig> = Object.freeze({});
+
+/** True when `config` sets nothing but the name (or nothing at all). */
+function onlyNamed(config: WorkflowConfig | undefined): boolean {
+  if (config === undefined) return true;
+  for (const key in config) if (key !== 'name') return false;
+  return true;
 }
 
 interface Settings {

@@ -77,6 +77,7 @@ const TREE_EVENTS: EventTable<void, NodeEvents> = {
     if (event.error) seen.failure = event.error;
   },
   // Its tokens are in the node's usage already.
+  agentText: 'ignore',
   modelRequest: 'ignore',
   toolInvocation: (event, seen) => {
     if (event.isError) seen.failure = event.blockedReason ? `blocked: ${event.blockedReason}` : (event.output ?? '');

@@ -160,6 +160,7 @@ const PRIOR_OUTPUT_EVENTS: EventTable<PriorOutput | undefined, WorkflowNode, Ent
   cancelled: 'ignore',
   observerError: 'ignore',
   agentPromptStart: 'ignore',
+  agentText: 'ignore',
   modelRequest: 'ignore',
   apiError: 'ignore',
   cacheHit: 'ignore',

@@ -54,6 +54,8 @@ export const SPAN_ACTIONS: EventTable<void, SpanWriter, WorkflowNode> = {
   observerError: addEvent,
   agentPromptStart: started,
   agentPromptEnd: agentEnded,
+  // Pieces of an answer: the whole answer is in agentPromptEnd.
+  agentText: 'ignore',
   modelRequest: chat,
   toolInvocation: toolEnded,
   // A call has a span of its own; connecting, closing and failing are events on the agent's.

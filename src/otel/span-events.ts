@@ -53,6 +53,7 @@ const SPAN_EVENTS: EventTable<SpanEventOf | undefined, boolean> = {
   agentPromptStart: 'ignore',
   agentPromptEnd: 'ignore',
   // A `chat` span of its own.
+  agentText: 'ignore',
   modelRequest: 'ignore',
   // An `execute_tool` span of its own.
   toolInvocation: 'ignore',

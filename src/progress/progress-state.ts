@@ -115,6 +115,7 @@ const PROGRESS_EVENTS: EventTable<Finished | undefined, ProgressState> = {
     return state.end(event.nodeId, 'agentPrompt', event.agentName, event.status, event.duration);
   },
   // The call's tokens are counted once, from its agentPromptEnd.
+  agentText: 'ignore',
   modelRequest: 'ignore',
   // A tool call's node has no start event the display sees: it is counted when it ends.
   toolInvocation: (event, state) => state.end(event.nodeId, 'toolCall', event.toolName, event.isError ? 'failed' : 'completed', event.duration),

@@ -149,6 +149,17 @@ export interface AgentPromptEndEvent extends EventBase {
   readonly output?: string;
   readonly error?: SerializedError;
 }
+/**
+ * A piece of an agent call's answer text as the model wrote it, on the call's node. Emitted only
+ * in a tree whose workflow has `streamText` on; the pieces of a call, in order, make its text.
+ */
+export interface AgentTextEvent extends EventBase {
+  readonly type: 'agentText';
+  readonly agentName: string;
+  /** 1-based turn of the call's tool loop. */
+  readonly turn: number;
+  readonly delta: string;
+}
 /** A local tool call finished (or was refused by a hook). */
 export interface ToolInvocationEvent extends EventBase {
   readonly type: 'toolInvocation';
@@ -386,6 +397,7 @@ export type WorkflowEvent =
   | AgentPromptStartEvent
   | AgentPromptEndEvent
   | ModelRequestEvent
+  | AgentTextEvent
   | ToolInvocationEvent
   | McpEvent
   | ApiErrorEvent

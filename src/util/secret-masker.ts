@@ -51,6 +51,23 @@ export class SecretMasker {
     return added === undefined ? this : new SecretMasker([...this.secrets, ...added]);
   }
 
+  /**
+   * How many characters at the end of `text` could be the start of a secret (the longest suffix
+   * that begins some form): text streamed in pieces holds them back until the next piece says.
+   */
+  openTail(text: string): number {
+    let longest = 0;
+    for (const form of this.forms) {
+      for (let n = Math.min(form.length - 1, text.length); n > longest; n -= 1) {
+        if (text.endsWith(form.slice(0, n))) {
+          longest = n;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
   /** `text` with every form of every secret replaced by `***`. */
   text(text: string): string {
     let out = text;

@@ -74,6 +74,8 @@ export const OWN_EVENTS: EventTable<void, DetailParts> = {
   mcpEvent: (event, parts) => {
     if (event.phase === 'call') parts.mcpCalls.push(event);
   },
+  // Pieces of an answer: the whole answer is in agentPromptEnd.
+  agentText: 'ignore',
   modelRequest: (event, parts) => {
     parts.requests.push(event);
   },
@@ -134,6 +136,8 @@ export const TOOL_CALL_CHILD_EVENTS: EventTable<void, DetailParts> = {
     parts.tools.push(event);
   },
   mcpEvent: 'ignore',
+  // Pieces of an answer: the whole answer is in agentPromptEnd.
+  agentText: 'ignore',
   modelRequest: 'ignore',
   apiError: 'ignore',
   cacheHit: 'ignore',

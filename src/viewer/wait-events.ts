@@ -30,6 +30,7 @@ export const ROOT_WAIT_EVENTS: EventTable<ViewerWait | null> = {
   agentPromptEnd: 'ignore',
   toolInvocation: 'ignore',
   mcpEvent: 'ignore',
+  agentText: 'ignore',
   modelRequest: 'ignore',
   apiError: 'ignore',
   cacheHit: 'ignore',

@@ -93,4 +93,27 @@ describe('what a finished child workflow keeps', () => {
     expect(untimed?.duration).toBeUndefined();
     expect(untimed?.events.filter((e) => e.type === 'stepEnd')).toEqual(rec.events.filter((e) => e.type === 'stepEnd' && e.nodeId === untimed?.id));
   });
+
+  it("a parent's childAttached and treeUpdated events, kept as numbers, read back as observers got them, across the ring's wrap", async () => {
+    const parent = createWorkflow({ name: 'spawner', retention: { maxEventsPerNode: 9 } }, async (ctx) => {
+      for (let i = 0; i < 12; i += 1) {
+        await ctx.spawnWorkflow(createWorkflow({ name: `c${i}` }, () => i));
+        // Events kept whole, between the packed ones.
+        if (i % 5 === 0) ctx.workflow.snapshotState();
+      }
+    });
+    const rec = record(parent);
+    await parent.run();
+    const live = rec.events.filter((e) => e.nodeId === parent.id);
+    const kept = parent.node.events;
+    expect(kept.length).toBeLessThan(live.length);
+    // The first two, then the newest (the end rebuilt after them).
+    const expected = [...live.slice(0, 2), ...live.slice(live.length - (kept.length - 2))];
+    expect(kept).toEqual(expected);
+    expect(JSON.stringify(kept)).toBe(JSON.stringify(expected));
+    expect(kept.map((e) => e.type)).toContain('childAttached');
+    expect(kept.map((e) => e.type)).toContain('treeUpdated');
+    expect(parent.node.dropped.events).toBe(live.length - kept.length);
+    expect(JSON.stringify(parent.toJSON().events)).toBe(JSON.stringify(expected));
+  });
 });

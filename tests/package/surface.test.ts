@@ -16,6 +16,7 @@ const ENTRIES = {
   'groundswell/durable': 'src/durable/index.ts',
   'groundswell/postgres': 'src/durable/postgres/index.ts',
   'groundswell/viewer': 'src/viewer/index.ts',
+  'groundswell/web': 'src/web/index.ts',
   'groundswell/otel': 'src/otel/index.ts',
   'groundswell/redis': 'src/redis/index.ts',
   'groundswell/dbos': 'src/durable/dbos/index.ts',

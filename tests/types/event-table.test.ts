@@ -26,6 +26,7 @@ const DESCRIBE: EventTable<string> = {
   observerError: 'ignore',
   agentPromptStart: 'ignore',
   agentPromptEnd: 'ignore',
+  agentText: 'ignore',
   modelRequest: 'ignore',
   toolInvocation: 'ignore',
   mcpEvent: 'ignore',

@@ -27,6 +27,7 @@ const workflowConfigSchema = strict(
     detached: flag.optional(),
     budget: budgetSchema.optional(),
     providers: providersSchema.optional(),
+    streamText: flag.optional(),
     durable: strict(
       {
         store: expected('a RunStore (new JournalRunStore() from groundswell/durable, or new PostgresRunStore() from groundswell/postgres)', (v) =>

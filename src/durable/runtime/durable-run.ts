@@ -41,6 +41,8 @@ import type { SerializedNode } from '../../types/serialized.js';
 const TREE_MAX_MS = 5_000;
 const TREE_COST_SHARE = 20;
 const EVENTS_PER_BATCH = 1_000;
+/** How soon a `streamText` run stores what it emitted, for web readers that read the store. */
+const STREAM_EVERY_MS = 50;
 const CHECKPOINT_DATA = 'checkpoint:';
 
 /** A step error as stored: its own error, and whether the step's WorkflowError wrapped it. */
@@ -69,6 +71,8 @@ export class DurableRun implements RunJournal, CallJournal {
   // Event batches written while steps are replayed (see recordEvent), in order.
   private writing: Promise<void> = Promise.resolve();
   private batchQueued = false;
+  /** Pending write of a text-streaming run's events (`streamText`): readers of the store see text within STREAM_EVERY_MS. */
+  private streamTimer: NodeJS.Timeout | undefined;
   private writeError: unknown;
   // The latest trajectory checkpoint of each call still running, by the call's key: written
   // promptly, restored on resume to the same call (its re-run) and to no other.
@@ -205,6 +209,7 @@ export class DurableRun implements RunJournal, CallJournal {
         this.writing = this.writing.then(() => this.writeCheckpoints());
       }
     }
+    if (this.root.config.streamText === true && this.streamTimer === undefined && this.resumed?.catchingUp !== true) this.streamSoon();
     // While a resume catches up, what it holds may yet be dropped: nothing is written.
     if (this.events.length >= EVENTS_PER_BATCH && !this.batchQueued && this.resumed?.catchingUp !== true) {
       this.batchQueued = true;
@@ -213,6 +218,21 @@ export class DurableRun implements RunJournal, CallJournal {
         return this.writeEvents();
       });
     }
+  }
+
+  /** Writes the buffered events in a moment, through the same chain as every write (so in order). */
+  private streamSoon(): void {
+    this.streamTimer = setTimeout(() => {
+      this.streamTimer = undefined;
+      if (this.stopped !== undefined || this.events.length === 0 || this.batchQueued) return;
+      this.batchQueued = true;
+      this.writing = this.writing.then(() => {
+        this.batchQueued = false;
+        return this.writeEvents();
+      });
+    }, STREAM_EVERY_MS);
+    // Never what keeps a process alive: the run's own work does that, and its end flushes.
+    this.streamTimer.unref();
   }
 
   /** Whether any call of the run left a checkpoint before the interruption (the handoff's cheap check). */

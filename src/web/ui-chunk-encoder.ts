@@ -1,0 +1,232 @@
+import type { AgentPromptEndEvent, WorkflowEvent } from '../types/events.js';
+import type { TokenUsage } from '../types/usage.js';
+import type { NodeKindName, RunStreamOptions, TextCall } from './run-stream-options.js';
+import type { NodePartData, RunChunk, UIChunk } from './ui-chunk.js';
+import { JsonTextPicker } from './json-text-picker.js';
+
+interface OpenText {
+  readonly partId: string;
+  readonly picker: JsonTextPicker;
+  /** Pieces of the answer seen (whether or not they added text). */
+  pieces: number;
+}
+
+/**
+ * Writes a run's events, in order, as UI message chunks. The chunks are a function of the events
+ * alone (no clock, no tree), so the same event log always gives the same chunks with the same ids:
+ * the `seq`-th event's chunks are `seq`, `seq.1`, `seq.2`… That is what lets a reader that lost its
+ * connection go on after the last id it saw, in this process or another.
+ */
+export class UIChunkEncoder {
+  private rootWorkflowId: string | undefined;
+  private started = false;
+  private ended = false;
+  private failure: string | undefined;
+  /** Nodes started and not ended, for their end's part and for a process that stopped under them. */
+  private readonly open = new Map<string, NodePartData>();
+  private readonly texts = new Map<string, OpenText>();
+  private readonly nodeKinds: ReadonlySet<NodeKindName> | undefined;
+  private readonly wantsText: (call: TextCall) => boolean;
+  private out: RunChunk[] = [];
+  private seq = 0;
+
+  constructor(private readonly options: RunStreamOptions = {}) {
+    const nodes = options.nodes ?? 'all';
+    this.nodeKinds = nodes === 'all' ? undefined : new Set(nodes === 'none' ? [] : nodes);
+    const text = options.text ?? 'root';
+    this.wantsText = text === 'root' ? (call) => call.byRoot : text === 'all' ? () => true : text;
+  }
+
+  /** True once the root workflow ended (not suspended): the stream's last chunk (`finish`) was written. */
+  get done(): boolean {
+    return this.ended;
+  }
+
+  /** The chunks of the event stored (or seen) as number `seq`; `seq` increases by event. */
+  encode(event: WorkflowEvent, seq: number): RunChunk[] {
+    this.out = [];
+    this.seq = seq;
+    if (!this.ended) this.dispatch(event);
+    return this.out;
+  }
+
+  private push(chunk: UIChunk): void {
+    const n = this.out.length;
+    this.out.push({ id: n === 0 ? String(this.seq) : `${this.seq}.${n}`, chunk });
+  }
+
+  private dispatch(event: WorkflowEvent): void {
+    switch (event.type) {
+      case 'workflowStart':
+        return this.workflowStarted(event.nodeId, event.workflowId, event.name, event.timestamp, event.resumed !== undefined);
+      case 'workflowEnd':
+        return this.workflowEnded(event.nodeId, event.status, event.duration);
+      case 'stepStart':
+        return this.nodeStarted(event.nodeId, event.workflowId, 'step', event.name, event.timestamp);
+      case 'stepEnd':
+        return this.nodeEnded(event.nodeId, event.status, event.duration);
+      case 'stepReplayed':
+        return this.node({ nodeId: event.nodeId, workflowId: event.workflowId, kind: 'step', name: event.name, status: event.status, startedAt: event.timestamp, replayed: true });
+      case 'taskStart':
+        return this.nodeStarted(event.nodeId, event.workflowId, 'task', event.name, event.timestamp);
+      case 'taskEnd':
+        return this.nodeEnded(event.nodeId, event.status, event.duration);
+      case 'agentPromptStart':
+        return this.callStarted(event.nodeId, event.workflowId, event.agentName, event.timestamp);
+      case 'agentText':
+        return this.textWritten(event.nodeId, event.delta);
+      case 'agentPromptEnd':
+        return this.callEnded(event);
+      case 'toolInvocation':
+        return this.toolCalled(event.toolUseId, event.toolName, event.input, event.output, event.isError);
+      case 'mcpEvent':
+        if (event.phase === 'call' && event.toolUseId !== undefined) {
+          this.toolCalled(event.toolUseId, `${event.server}.${event.toolName ?? 'tool'}`, event.input, event.output ?? '', event.isError === true);
+        }
+        return;
+      case 'budgetWarning':
+      case 'budgetExceeded':
+        this.push({
+          type: 'data-budget',
+          id: `budget:${event.budgetNodeId}:${event.dimension}`,
+          data: {
+            state: event.type === 'budgetWarning' ? 'warning' : 'exceeded',
+            budgetPath: event.budgetPath,
+            dimension: event.dimension,
+            limit: event.limit,
+            spent: event.spent,
+            reserved: event.reserved,
+          },
+        });
+        return;
+      case 'trajectoryCheckpoint':
+        this.push({
+          type: 'data-checkpoint',
+          id: `checkpoint:${event.nodeId}`,
+          data: { nodeId: event.nodeId, agentName: event.agentName, revision: event.revision, assessment: event.assessment, checkpoint: event.checkpoint },
+        });
+        return;
+      case 'goalSignOff':
+        this.push({ type: 'data-signoff', id: `signoff:${event.goal}`, data: { goal: event.goal, verdict: event.verdict, missing: event.missing } });
+        return;
+      case 'waitStarted':
+      case 'signalReceived':
+      case 'signalRejected':
+        this.push({
+          type: 'data-wait',
+          id: `wait:${event.nodeId}:${event.name}`,
+          data: {
+            name: event.name,
+            state: event.type === 'waitStarted' ? 'waiting' : event.type === 'signalReceived' ? 'received' : 'rejected',
+            ...(event.timeoutAt === undefined ? {} : { timeoutAt: event.timeoutAt }),
+            ...(event.reason === undefined ? {} : { reason: event.reason }),
+          },
+        });
+        return;
+      case 'error':
+        if (event.workflowId === this.rootWorkflowId) this.failure = event.error.message;
+        return;
+      default:
+        return;
+    }
+  }
+
+  private workflowStarted(nodeId: string, workflowId: string, name: string, at: number, resumed: boolean): void {
+    if (!this.started) {
+      this.started = true;
+      this.rootWorkflowId = workflowId;
+      this.push({ type: 'start', messageId: this.options.messageId ?? workflowId });
+    } else if (resumed || workflowId === this.rootWorkflowId) {
+      // Another process took the run over: what the last one left open never ends.
+      this.interrupted();
+      this.rootWorkflowId = workflowId;
+    }
+    this.nodeStarted(nodeId, workflowId, 'workflow', name, at);
+  }
+
+  private workflowEnded(nodeId: string, status: string, duration: number): void {
+    const root = this.open.get(nodeId)?.workflowId === this.rootWorkflowId && this.open.get(nodeId)?.kind === 'workflow';
+    this.nodeEnded(nodeId, status, duration);
+    // A suspended run goes on when a signal resumes it (in this process or another): no finish.
+    if (!root || status === 'suspended') return;
+    for (const text of this.texts.values()) this.push({ type: 'text-end', id: text.partId });
+    this.texts.clear();
+    if (status !== 'completed') this.push({ type: 'error', errorText: this.failure ?? `The run ended ${status}.` });
+    this.push({ type: 'finish', finishReason: status === 'completed' ? 'stop' : status === 'failed' ? 'error' : 'other' });
+    this.ended = true;
+  }
+
+  private interrupted(): void {
+    for (const text of this.texts.values()) this.push({ type: 'text-end', id: text.partId });
+    this.texts.clear();
+    for (const node of this.open.values()) this.node({ ...node, status: 'interrupted' });
+    this.open.clear();
+  }
+
+  private nodeStarted(nodeId: string, workflowId: string, kind: NodeKindName, name: string, startedAt: number): void {
+    const data: NodePartData = { nodeId, workflowId, kind, name, status: 'running', startedAt };
+    this.open.set(nodeId, data);
+    this.node(data);
+  }
+
+  private nodeEnded(nodeId: string, status: string, durationMs: number | undefined, usage?: TokenUsage): void {
+    const started = this.open.get(nodeId);
+    if (started === undefined) return;
+    this.open.delete(nodeId);
+    this.node({
+      ...started,
+      status,
+      ...(durationMs === undefined ? {} : { durationMs }),
+      ...(usage === undefined ? {} : { usage: usageOf(usage) }),
+    });
+  }
+
+  private node(data: NodePartData): void {
+    if (this.nodeKinds === undefined || this.nodeKinds.has(data.kind)) this.push({ type: 'data-node', id: `node:${data.nodeId}`, data });
+  }
+
+  private callStarted(nodeId: string, workflowId: string, agentName: string, at: number): void {
+    this.nodeStarted(nodeId, workflowId, 'agent', agentName, at);
+    if (!this.wantsText({ agentName, workflowId, byRoot: workflowId === this.rootWorkflowId })) return;
+    const partId = `text:${nodeId}`;
+    if (this.texts.size === 0) this.push({ type: 'start-step' });
+    this.texts.set(nodeId, { partId, picker: new JsonTextPicker(this.options.textField), pieces: 0 });
+    this.push({ type: 'text-start', id: partId });
+  }
+
+  private textWritten(nodeId: string, piece: string): void {
+    const text = this.texts.get(nodeId);
+    if (text === undefined) return;
+    text.pieces += 1;
+    const delta = text.picker.add(piece);
+    if (delta.length > 0) this.push({ type: 'text-delta', id: text.partId, delta });
+  }
+
+  private callEnded(event: AgentPromptEndEvent): void {
+    this.nodeEnded(event.nodeId, event.status, event.duration, event.usage);
+    const text = this.texts.get(event.nodeId);
+    if (text === undefined) return;
+    this.texts.delete(event.nodeId);
+    // Not streamed (a cache hit, a replayed call, or `streamText` off): the answer in one piece.
+    if (text.pieces === 0 && event.output !== undefined) {
+      const delta = text.picker.add(event.output);
+      if (delta.length > 0) this.push({ type: 'text-delta', id: text.partId, delta });
+    }
+    this.push({ type: 'text-end', id: text.partId });
+    if (this.texts.size === 0) this.push({ type: 'finish-step' });
+  }
+
+  private toolCalled(toolCallId: string, toolName: string, input: unknown, output: string, isError: boolean): void {
+    this.push({ type: 'tool-input-available', toolCallId, toolName, input, dynamic: true });
+    if (isError) this.push({ type: 'tool-output-error', toolCallId, errorText: output, dynamic: true });
+    else this.push({ type: 'tool-output-available', toolCallId, output, dynamic: true });
+  }
+}
+
+function usageOf(usage: TokenUsage): NodePartData['usage'] {
+  return {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
+  };
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { readUIMessageStream, type UIMessage } from 'ai';
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, defineTool } from 'groundswell';
+import { MemoryRunStore } from 'groundswell/durable';
+import { json, ScriptedModel, stream, toolUse } from 'groundswell/testing';
+import { runChunks, toUIMessageStream, type RunChunk, type UIChunk } from 'groundswell/web';
+import { agentModel } from '../support/model-path.js';
+
+const Report = z.object({ title: z.string(), report: z.string() });
+const REPORT = { title: 'Tides', report: 'The moon pulls "the sea"; twice a day.\nSee ✓.' };
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a fact up.',
+  input: z.object({ topic: z.string() }),
+  execute: ({ topic }) => `fact about ${topic}`,
+});
+
+/** A research run: a tool call, then an answer streamed in small pieces, and a child workflow's call. */
+async function research(model: ScriptedModel, config: { durable?: { store: MemoryRunStore; runId: string } } = {}) {
+  const writer = createAgent({ name: 'writer', tools: [lookup], ...(await agentModel(model)) });
+  const helper = createAgent({ name: 'helper', ...(await agentModel(model)) });
+  return createWorkflow({ name: 'research', streamText: true, ...config }, async (ctx) => {
+    const note = await ctx.step('gather', () =>
+      ctx.spawnWorkflow(createWorkflow({ name: 'gather' }, async () => helper.prompt(createPrompt({ user: 'note', responseFormat: z.object({ note: z.string() }) })))),
+    );
+    return ctx.step('write', () => writer.prompt(createPrompt({ user: `write (${note.note})`, responseFormat: Report })));
+  });
+}
+
+function script(): ScriptedModel {
+  return new ScriptedModel([
+    json({ note: 'helper note' }),
+    toolUse('lookup', { topic: 'tides' }),
+    stream(json(REPORT), { chunkSize: 5 }),
+  ]);
+}
+
+async function collect(chunks: AsyncIterable<RunChunk>): Promise<RunChunk[]> {
+  const out: RunChunk[] = [];
+  for await (const chunk of chunks) out.push(chunk);
+  return out;
+}
+
+async function lastMessage(stream: ReadableStream<UIChunk>): Promise<UIMessage | undefined> {
+  let last: UIMessage | undefined;
+  for await (const message of readUIMessageStream({ stream: stream as ReadableStream<never> })) last = message;
+  return last;
+}
+
+describe('a run as a UI message stream', () => {
+  it('streams the root call’s answer field as text, tool calls as tool parts and nodes as data parts, which the AI SDK reads', async () => {
+    const workflow = await research(script());
+    const message = lastMessage(toUIMessageStream(workflow, { textField: 'report' }));
+    await workflow.run();
+    const parts = (await message)?.parts ?? [];
+
+    const texts = parts.filter((part) => part.type === 'text');
+    expect(texts.map((part) => (part as { text: string }).text)).toEqual([REPORT.report]);
+    const tools = parts.filter((part) => part.type === 'dynamic-tool');
+    expect(tools).toMatchObject([{ toolName: 'lookup', state: 'output-available', input: { topic: 'tides' }, output: 'fact about tides' }]);
+    const nodes = parts.filter((part) => part.type === 'data-node').map((part) => (part as { data: { kind: string; name: string; status: string } }).data);
+    // One part per node, updated in place from running to its end.
+    expect(nodes.map((node) => `${node.kind}:${node.name}:${node.status}`)).toEqual([
+      'workflow:research:completed',
+      'step:gather:completed',
+      'workflow:gather:completed',
+      'agent:helper:completed',
+      'step:write:completed',
+      'agent:writer:completed',
+    ]);
+    const writer = parts.find((part) => part.type === 'data-node' && (part as { data: { name: string } }).data.name === 'writer') as { data: { usage?: { inputTokens: number } } };
+    expect(writer.data.usage?.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('sends the answer in the pieces the model wrote, each chunk with its own increasing id', async () => {
+    const workflow = await research(script());
+    const chunks = collect(runChunks(workflow, { textField: 'report' }));
+    await workflow.run();
+    const all = await chunks;
+    const deltas = all.filter((c) => c.chunk.type === 'text-delta');
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.map((c) => (c.chunk as { delta: string }).delta).join('')).toBe(REPORT.report);
+    const ids = all.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.at(0)?.chunk.type).toBe('start');
+    expect(all.at(-1)?.chunk.type).toBe('finish');
+  });
+
+  it('streams the answer’s JSON text when no field is named, and nothing from child workflows’ calls unless asked', async () => {
+    const workflow = await research(script());
+    const all = collect(runChunks(workflow, { nodes: 'none' }));
+    await workflow.run();
+    const text = (await all).filter((c) => c.chunk.type === 'text-delta').map((c) => (c.chunk as { delta: string }).delta).join('');
+    expect(JSON.parse(text)).toEqual(REPORT);
+
+    const again = await research(script());
+    const every = collect(runChunks(again, { text: 'all', nodes: 'none', textField: 'note' }));
+    await again.run();
+    const starts = (await every).filter((c) => c.chunk.type === 'text-start').length;
+    expect(starts).toBe(2);
+  });
+});
+
+describe('a durable run’s stream, read from its store', () => {
+  it('gives a reader that reconnects after any chunk exactly the chunks after it', async () => {
+    const store = new MemoryRunStore();
+    const workflow = await research(script(), { durable: { store, runId: 'r1' } });
+    await workflow.run();
+    const all = await collect(runChunks({ store, runId: 'r1' }, { textField: 'report' }));
+    expect(all.at(-1)?.chunk.type).toBe('finish');
+    const message = await lastMessage(toUIMessageStream({ store, runId: 'r1' }, { textField: 'report' }));
+    expect(message?.id).toBe('r1');
+    expect(message?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)).toEqual([REPORT.report]);
+
+    for (let i = 0; i < all.length; i += 1) {
+      const after = await collect(runChunks({ store, runId: 'r1' }, { textField: 'report', after: (all[i] as RunChunk).id }));
+      expect(after).toEqual(all.slice(i + 1));
+    }
+  });
+});
