@@ -52,7 +52,7 @@ export const localProcesses: ProcessProbe = {
     if (self?.pid === process.pid) return self;
     const bootId = readOptional(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
     const pidNamespace = readOptional(() => readlinkSync('/proc/self/ns/pid'));
-    const startedAt = this.startedAt(process.pid);
+    const startedAt = localProcesses.startedAt(process.pid);
     self = {
       host: hostname(),
       pid: process.pid,
