@@ -14,7 +14,7 @@ const ranks = [
   ['agent', ['agent']],
   ['features', ['trajectory', 'reflection', 'plans', 'introspection']],
   ['durable runs', ['durable/store', 'durable/memory', 'durable/journal', 'durable/postgres', 'durable/runtime', 'durable/dbos', 'durable/replay', 'durable']],
-  ['outputs and tools', ['otel', 'progress', 'viewer', 'web', 'redis', 'testing', 'cli']],
+  ['outputs and tools', ['otel', 'progress', 'viewer', 'web', 'web/client', 'redis', 'testing', 'cli']],
 ];
 
 /**

@@ -59,6 +59,7 @@ export default defineConfig({
     postgres: 'src/durable/postgres/index.ts',
     viewer: 'src/viewer/index.ts',
     web: 'src/web/index.ts',
+    'web-client': 'src/web/client/index.ts',
     otel: 'src/otel/index.ts',
     redis: 'src/redis/index.ts',
     dbos: 'src/durable/dbos/index.ts',

@@ -39,6 +39,7 @@ export const alias = {
   'groundswell/durable': fileURLToPath(new URL('./src/durable/index.ts', import.meta.url)),
   'groundswell/postgres': fileURLToPath(new URL('./src/durable/postgres/index.ts', import.meta.url)),
   'groundswell/viewer': fileURLToPath(new URL('./src/viewer/index.ts', import.meta.url)),
+  'groundswell/web/client': fileURLToPath(new URL('./src/web/client/index.ts', import.meta.url)),
   'groundswell/web': fileURLToPath(new URL('./src/web/index.ts', import.meta.url)),
   'groundswell/otel': fileURLToPath(new URL('./src/otel/index.ts', import.meta.url)),
   'groundswell/redis': fileURLToPath(new URL('./src/redis/index.ts', import.meta.url)),

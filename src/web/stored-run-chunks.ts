@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunStore } from '../durable/store/run-store.js';
+import type { StoredEvent } from '../durable/store/stored-records.js';
 import { RunNotFoundError } from '../durable/store/run-store-errors.js';
 import type { WorkflowEvent } from '../types/events.js';
 import { isAfter, parseChunkId, type ChunkCursor } from './chunk-cursor.js';
@@ -17,6 +18,11 @@ export interface StoredStreamOptions extends RunStreamOptions {
   readonly pollMs?: number;
   /** Stops reading (the reader left). */
   readonly signal?: AbortSignal;
+  /**
+   * How long to wait for a run the store does not hold yet, in milliseconds (default 10,000): a
+   * page may ask for a run's stream before the run that was just started stored its first record.
+   */
+  readonly waitForRunMs?: number;
 }
 
 const PAGE = 500;
@@ -34,9 +40,11 @@ export async function* storedRunChunks(store: StreamSource, runId: string, optio
   const encoder = new UIChunkEncoder({ ...options, messageId: options.messageId ?? runId });
   const pollMs = options.pollMs ?? 50;
   let seq = 0;
+  let waitUntil: number | undefined;
   for (;;) {
     options.signal?.throwIfAborted();
-    const events = await store.readEvents(runId, { after: seq, limit: PAGE });
+    const events = await readOrWait(store, runId, seq, options, () => (waitUntil ??= Date.now() + (options.waitForRunMs ?? 10_000)));
+    if (events === undefined) continue;
     for (const stored of events) {
       seq = stored.seq;
       for (const chunk of encoder.encode(stored.event as WorkflowEvent, stored.seq)) if (isAfter(chunk.id, cursor)) yield chunk;
@@ -54,5 +62,16 @@ export async function* storedRunChunks(store: StreamSource, runId: string, optio
       return;
     }
     await sleep(pollMs, undefined, options.signal === undefined ? undefined : { signal: options.signal });
+  }
+}
+
+/** The next page of events; undefined after a pause when the run is not stored yet (and may still be). */
+async function readOrWait(store: StreamSource, runId: string, after: number, options: StoredStreamOptions, deadline: () => number): Promise<StoredEvent[] | undefined> {
+  try {
+    return await store.readEvents(runId, { after, limit: PAGE });
+  } catch (error) {
+    if (!(error instanceof RunNotFoundError) || after > 0 || Date.now() >= deadline()) throw error;
+    await sleep(options.pollMs ?? 50, undefined, options.signal === undefined ? undefined : { signal: options.signal });
+    return undefined;
   }
 }

@@ -17,6 +17,7 @@ const ENTRIES = {
   'groundswell/postgres': 'src/durable/postgres/index.ts',
   'groundswell/viewer': 'src/viewer/index.ts',
   'groundswell/web': 'src/web/index.ts',
+  'groundswell/web/client': 'src/web/client/index.ts',
   'groundswell/otel': 'src/otel/index.ts',
   'groundswell/redis': 'src/redis/index.ts',
   'groundswell/dbos': 'src/durable/dbos/index.ts',
