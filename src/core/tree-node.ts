@@ -7,6 +7,7 @@ import { isFinished, type NodeKind, type WorkflowStatus } from '../types/status.
 import { nextId } from '../util/ids.js';
 import { RingBuffer } from '../util/ring-buffer.js';
 import { EventRing } from './event-ring.js';
+import { afterTicks, eraBase, eraOf, MAX_ERAS, ticksBetween } from './packed-time.js';
 import { compareEventTime, isInTimeOrder } from '../util/time-order.js';
 import type { NodeKey } from '../util/node-key.js';
 import { NODE_USAGE } from '../util/node-usage.js';
@@ -33,8 +34,10 @@ export class TreeNode implements WorkflowNode {
    * bytes on each of them.
    */
   private bits: number;
-  private begin: number | undefined = undefined;
-  private end: number | undefined = undefined;
+  // Start and end as ticks (an era's and the start's, see packed-time.ts) where exact, flagged in
+  // `bits`; else the readings themselves. Read through `begin` and `end`.
+  private beginKept: number | undefined = undefined;
+  private endKept: number | undefined = undefined;
   // The one child itself until a second comes (most nodes have none or one: a child workflow's
   // node, a step that spawned one), so a single child costs no array (~56 bytes).
   private childList: TreeNode | TreeNode[] | null = null;
@@ -77,6 +80,43 @@ export class TreeNode implements WorkflowNode {
     this.bits = timed ? this.bits | TIMED : this.bits & ~TIMED;
   }
 
+  private get begin(): number | undefined {
+    const kept = this.beginKept;
+    if (kept === undefined || (this.bits & BEGIN_TICKS) === 0) return kept;
+    return afterTicks(eraBase((this.bits >>> ERA_SHIFT) & ERA_MASK), kept);
+  }
+
+  private set begin(at: number | undefined) {
+    // The end is kept relative to the start: read it before the start moves, keep it again after.
+    const end = this.end;
+    this.bits &= ~(BEGIN_TICKS | (ERA_MASK << ERA_SHIFT));
+    this.beginKept = at;
+    const era = at === undefined ? -1 : eraOf(at);
+    if (era >= 0) {
+      this.beginKept = ticksBetween(eraBase(era), at as number);
+      this.bits |= BEGIN_TICKS | (era << ERA_SHIFT);
+    }
+    if (end !== undefined) this.end = end;
+  }
+
+  private get end(): number | undefined {
+    const kept = this.endKept;
+    if (kept === undefined || (this.bits & END_TICKS) === 0) return kept;
+    return afterTicks(this.begin as number, kept);
+  }
+
+  private set end(at: number | undefined) {
+    this.bits &= ~END_TICKS;
+    this.endKept = at;
+    const begin = this.begin;
+    if (at === undefined || begin === undefined) return;
+    const ticks = ticksBetween(begin, at);
+    if (ticks >= 0) {
+      this.endKept = ticks;
+      this.bits |= END_TICKS;
+    }
+  }
+
   /** A step's attempts, kept only with its end kept as its id. */
   private get attempts(): number {
     return this.bits >>> ATTEMPTS_SHIFT;
@@ -91,8 +131,10 @@ export class TreeNode implements WorkflowNode {
   }
 
   get duration(): number | undefined {
-    if (!this.timed || this.begin === undefined || this.end === undefined) return undefined;
-    return this.end - this.begin;
+    const begin = this.begin;
+    const end = this.end;
+    if (!this.timed || begin === undefined || end === undefined) return undefined;
+    return end - begin;
   }
 
   /**
@@ -119,8 +161,8 @@ export class TreeNode implements WorkflowNode {
   start(now: number): void {
     this.keepEndAsEvent();
     this.setStatus('running');
-    this.begin = now;
     this.end = undefined;
+    this.begin = now;
   }
 
   /** Marks the node finished unless it was already cancelled (a cancel is never overwritten). */
@@ -548,19 +590,24 @@ export class TreeNode implements WorkflowNode {
   }
 }
 
-// The layout of `bits`: timed, pruned, replayed, the kind (3 bits), the status (3 bits), then a
-// step's attempts. It stays under 2^30, a small integer even where V8 compresses pointers.
+// The layout of `bits`: timed, pruned, replayed, the kind (3 bits), the status (3 bits), whether
+// the end and the start are kept as ticks, the start's era (12 bits), then a step's attempts (7
+// bits). It stays under 2^30, a small integer even where V8 compresses pointers.
 const TIMED = 0b001;
 const PRUNED = 0b010;
 const REPLAYED = 0b100;
 const KIND_SHIFT = 3;
 const STATUS_SHIFT = 6;
 const FIELD_MASK = 0b111;
+const END_TICKS = 1 << 9;
+const BEGIN_TICKS = 1 << 10;
+const ERA_SHIFT = 11;
+const ERA_MASK = MAX_ERAS - 1;
+const ATTEMPTS_SHIFT = 23;
 /** Everything below a step's attempts. */
-const LOW_BITS = 0b111_111_111;
-const ATTEMPTS_SHIFT = 9;
-/** Attempts beyond this (never in practice) keep the step's end as an event: the integer stays small. */
-const MAX_PACKED_ATTEMPTS = 2 ** 20;
+const LOW_BITS = (1 << ATTEMPTS_SHIFT) - 1;
+/** Attempts beyond this (rare: a retry limit over 127) keep the step's end as an event: the integer stays small. */
+const MAX_PACKED_ATTEMPTS = 127;
 
 const KINDS: readonly NodeKind[] = ['workflow', 'step', 'task', 'agentPrompt', 'toolCall', 'mcpCall', 'reflection'];
 const STATUSES: readonly WorkflowStatus[] = ['idle', 'running', 'completed', 'failed', 'cancelled', 'suspended'];

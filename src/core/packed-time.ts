@@ -1,0 +1,45 @@
+/**
+ * Clock readings kept as small integers where that loses nothing. A number field holding a
+ * fraction is a 16-byte heap object of its own in V8; a node keeps two (its start and end) for
+ * as long as the tree keeps it. A reading is kept as ticks of 2^-12 ms from an earlier one, only
+ * when adding the ticks back gives the very same number (decision 0091); else as it is.
+ */
+
+/** 2^-12 ms is one unit in the last place of a reading in ms since 1970 (2^40..2^41 ms, years 2004–2039). */
+const TICKS_PER_MS = 4096;
+/** Under 2^30 (~262 s of ticks): a small integer on every V8 build, pointer compression or not. */
+const MAX_TICKS = 2 ** 30 - 1;
+/** Eras the process may open: 4,096 of ~262 s, ~12 days of new nodes; then readings stay numbers. */
+export const MAX_ERAS = 4096;
+/** How many of the newest eras a reading is tried against (a backdated start opens one of its own). */
+const ERAS_TRIED = 4;
+
+/** The first reading of each era, in the order they were opened. */
+const eraBases: number[] = [];
+
+/** `to - from` in ticks when `from` plus them is exactly `to` again; -1 when not. */
+export function ticksBetween(from: number, to: number): number {
+  const ticks = (to - from) * TICKS_PER_MS;
+  if (!Number.isInteger(ticks) || ticks < 0 || ticks > MAX_TICKS) return -1;
+  return Object.is(from + ticks / TICKS_PER_MS, to) ? ticks : -1;
+}
+
+/** The reading `ticks` after `from` (exact when `ticksBetween` gave them). */
+export function afterTicks(from: number, ticks: number): number {
+  return from + ticks / TICKS_PER_MS;
+}
+
+/** An era `at` can be kept in as ticks (opened for it if needed), or -1. */
+export function eraOf(at: number): number {
+  const last = eraBases.length - 1;
+  for (let era = last; era >= 0 && era > last - ERAS_TRIED; era -= 1) {
+    if (ticksBetween(eraBases[era] as number, at) >= 0) return era;
+  }
+  if (eraBases.length >= MAX_ERAS || ticksBetween(at, at) !== 0) return -1;
+  eraBases.push(at);
+  return last + 1;
+}
+
+export function eraBase(era: number): number {
+  return eraBases[era] as number;
+}
