@@ -1,6 +1,7 @@
 import type { Workflow } from '../core/workflow.js';
 import type { BudgetAmounts } from '../budgets/budget-amounts.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from './prompt-call.js';
+import type { PausedTurn } from './paused-turn.js';
 
 /**
  * What a durable run keeps of agent calls (the durable-run layer implements it): a call completed
@@ -22,6 +23,10 @@ export interface CallJournal {
    * engine, which runs it or answers with what it recorded; the two methods above are then not asked.
    */
   wrapCall?<T>(call: PromptCall<T>, run: () => Promise<PromptOutcome<T>>): Promise<PromptOutcome<T>>;
+  /** Optional: keeps where the call stands before it waits for a tool call's approval. */
+  pauseTurn?<T>(call: PromptCall<T>, paused: PausedTurn): Promise<void>;
+  /** Optional: where the call stood when an earlier process stopped it to wait for approval (once). */
+  pausedTurn?<T>(call: PromptCall<T>): PausedTurn | undefined;
 }
 
 type JournalLookup = (workflow: Workflow) => CallJournal | undefined;
@@ -61,9 +66,18 @@ export function reservationSink<T>(call: PromptCall<T>): ((held: BudgetAmounts) 
   return sinks.get(call);
 }
 
+// The journal of each call that runs live in a durable run (for pausing at an approval).
+const journalsOfCalls = new WeakMap<object, CallJournal>();
+
+/** The journal `call` runs under; undefined outside a durable run. */
+export function callJournalOf<T>(call: PromptCall<T>): CallJournal | undefined {
+  return journalsOfCalls.get(call);
+}
+
 async function journaled<T>(call: PromptCall<T>, next: PromptHandler, journal: CallJournal): Promise<PromptOutcome<T>> {
   const replayed = journal.replayCall(call);
   if (replayed !== undefined) return replayed;
+  journalsOfCalls.set(call, journal);
   if (journal.requestReserved !== undefined && call.budgets.length > 0) sinks.set(call, (held) => journal.requestReserved?.(call, held) ?? Promise.resolve());
   const outcome = await next(call);
   await journal.callCompleted(call, outcome);

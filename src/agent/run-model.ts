@@ -31,6 +31,8 @@ import { retryGate } from './retry-gate.js';
 import { keepReservation } from './keep-reservation.js';
 import { streamsText } from '../core/streams-text.js';
 import { TextPieces } from './text-pieces.js';
+import { approvalsOf, asksApproval } from './loop/approvals.js';
+import { callJournalOf } from './call-journal.js';
 
 /**
  * The core of a call: connect the call's MCP servers (with its env), then ask the model, run the
@@ -77,60 +79,31 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
   // Only calls that have turn features pay for their awaits.
   const withFeatures = features.length > 0;
   const observed = withFeatures && observesToolCalls(features);
+  const approving = asksApproval(handlers);
   let turn = 1;
   const pieces = textListener(call, () => turn);
-  const onText = pieces?.onText;
   // Under budgets every retry an adapter would send is a request: it asks them first.
   const beforeRetry = call.budgets.length === 0 ? undefined : retryGate(call);
+  // A call an earlier process stopped at a tool call's approval goes on from that turn.
+  const paused = callJournalOf(call)?.pausedTurn?.(call);
+  if (paused !== undefined) {
+    messages.splice(0, messages.length, ...paused.messages);
+    toolCalls.push(...paused.toolCalls);
+    usage = paused.usage;
+    call.meter.usage = addUsage(call.meter.usage, paused.usage);
+    call.meter.turns += paused.requests;
+    turn = paused.turn;
+  }
 
   for (; turn <= settings.maxTurns; turn += 1) {
-    let params: MessageCreateParamsNonStreaming;
-    let model: ModelAdapter = call.model;
-    if (withFeatures) {
-      // Features may compact the conversation in place: the request copies it afterwards.
-      const shaped = await beforeRequest(call, features, turn, messages);
-      params = { ...base, messages: [...messages] };
-      if (shaped.blocks.length > 0) params = withSystemBlocks(params, shaped.blocks);
-      if (shaped.override !== undefined) {
-        params = withOverride(params, shaped.override.change, shaped.override.feature);
-        model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
-      }
-    } else if (turn === 1) {
-      // The usual call is one turn: its request is the base with the first message, no copy.
-      params = base as MessageCreateParamsNonStreaming;
-      params.messages = [messages[0] as MessageParam];
-    } else {
-      params = { ...base, messages: [...messages] };
-    }
-    // Reserved synchronously right before sending: calls sharing a budget cannot overshoot together.
-    const request = params;
-    const provider = model.provider;
-    const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, request, provider));
-    const held = reserving instanceof Promise ? await reserving : reserving;
-    // In a durable run the reservation is stored before the request leaves: a crash mid-request still counts.
-    if (held !== undefined) await keepReservation(call, held);
-    // Read only in a tree: outside one nobody is told about single requests. After the
-    // reservation: a request that waited for budget is timed from when it was sent.
-    const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
     let response: ModelAnswer;
-    try {
-      response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, beforeRetry });
-      pieces?.flush();
-    } catch (error) {
-      pieces?.flush();
-      bookUnreadable(call, held, provider, params, error);
-      throw failedRequest(held, error, call.agentName);
+    if (paused !== undefined && turn === paused.turn) {
+      response = paused.response;
+    } else {
+      const asked = await askModel(call, base, messages, turn, pieces, beforeRetry);
+      response = asked.response;
+      usage = addUsage(usage, asked.usage);
     }
-    const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model, call.settings.modelName);
-    if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
-    learnAnsweredInput(held, response);
-    const turnUsage = bookedUsage(call, held, provider, params, response, priceModel);
-    if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, sentAt, response, turnUsage);
-    usage = addUsage(usage, turnUsage);
-    // The meter spans the whole call, failed attempts and reflection retries included.
-    call.meter.usage = addUsage(call.meter.usage, turnUsage);
-    call.meter.turns += 1;
-    call.onStream?.({ type: 'usage', usage: turnUsage, turn });
 
     // A text answer that does not ask for tools ends the call: nothing to look for in its content.
     const toolUses = toolMode || response.stop_reason === 'tool_use' ? response.content.filter(isToolUse) : NO_TOOL_USES;
@@ -159,11 +132,12 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
         toolCalls,
       };
     }
+    const approvals = approving ? await approvalsOf(call, handlers, toolUses, { turn, messages: [...messages], response, usage, requests: call.meter.turns, toolCalls: [...toolCalls] }) : undefined;
     messages.push({ role: 'assistant', content: response.content });
     const results: ToolResultBlockParam[] = [];
     const round: ToolCallRecord[] = [];
     for (const toolUse of toolUses) {
-      const record = await runTool(call, handlers, toolUse, turn);
+      const record = await runTool(call, handlers, toolUse, turn, approvals?.get(toolUse.id));
       toolCalls.push(record);
       if (observed) {
         const handler = handlers.get(toolUse.name);
@@ -182,6 +156,67 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     messages.push({ role: 'user', content: results });
   }
   throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
+}
+
+/** One request of the tool loop: shaped by the call's turn features, reserved, sent, booked and reported. */
+async function askModel<T>(
+  call: PromptCall<T>,
+  base: Omit<MessageCreateParamsNonStreaming, 'messages'>,
+  messages: MessageParam[],
+  turn: number,
+  pieces: Pick<TextPieces, 'onText' | 'flush'> | undefined,
+  beforeRetry: ReturnType<typeof retryGate> | undefined,
+): Promise<{ response: ModelAnswer; usage: TokenUsage }> {
+  const features = call.turnFeatures;
+  const withFeatures = features.length > 0;
+  const onText = pieces?.onText;
+  let params: MessageCreateParamsNonStreaming;
+  let model: ModelAdapter = call.model;
+  if (withFeatures) {
+    // Features may compact the conversation in place: the request copies it afterwards.
+    const shaped = await beforeRequest(call, features, turn, messages);
+    params = { ...base, messages: [...messages] };
+    if (shaped.blocks.length > 0) params = withSystemBlocks(params, shaped.blocks);
+    if (shaped.override !== undefined) {
+      params = withOverride(params, shaped.override.change, shaped.override.feature);
+      model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
+    }
+  } else if (turn === 1) {
+    // The usual call is one turn: its request is the base with the first message, no copy.
+    params = base as MessageCreateParamsNonStreaming;
+    params.messages = [messages[0] as MessageParam];
+  } else {
+    params = { ...base, messages: [...messages] };
+  }
+  // Reserved synchronously right before sending: calls sharing a budget cannot overshoot together.
+  const request = params;
+  const provider = model.provider;
+  const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, request, provider));
+  const held = reserving instanceof Promise ? await reserving : reserving;
+  // In a durable run the reservation is stored before the request leaves: a crash mid-request still counts.
+  if (held !== undefined) await keepReservation(call, held);
+  // Read only in a tree: outside one nobody is told about single requests. After the
+  // reservation: a request that waited for budget is timed from when it was sent.
+  const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
+  let response: ModelAnswer;
+  try {
+    response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, beforeRetry });
+    pieces?.flush();
+  } catch (error) {
+    pieces?.flush();
+    bookUnreadable(call, held, provider, params, error);
+    throw failedRequest(held, error, call.agentName);
+  }
+  const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model, call.settings.modelName);
+  if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
+  learnAnsweredInput(held, response);
+  const turnUsage = bookedUsage(call, held, provider, params, response, priceModel);
+  if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, sentAt, response, turnUsage);
+  // The meter spans the whole call, failed attempts and reflection retries included.
+  call.meter.usage = addUsage(call.meter.usage, turnUsage);
+  call.meter.turns += 1;
+  call.onStream?.({ type: 'usage', usage: turnUsage, turn });
+  return { response, usage: turnUsage };
 }
 
 const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();

@@ -27,6 +27,8 @@ export interface ToolHandler {
   /** Declared effect and target, for trajectory checkpoints. */
   readonly effect?: ToolEffect;
   targetOf?(input: unknown): string | undefined;
+  /** Whether this call must be approved first (local tools that declare `needsApproval`). */
+  needsApproval?(input: unknown): Promise<boolean>;
   invoke(input: unknown, context: ToolContext): Promise<ToolOutcome>;
 }
 
@@ -49,6 +51,7 @@ export function localHandler(tool: Tool): ToolHandler {
     kind: 'local',
     definition: { name: tool.name, description: tool.description, input_schema: inputSchemaOf(tool.input) },
     ...(tool.effect !== undefined ? { effect: tool.effect } : {}),
+    ...(tool.needsApproval === undefined || tool.needsApproval === false ? {} : { needsApproval: (input: unknown) => approvalNeeded(tool, input) }),
     targetOf(input) {
       if (tool.target === undefined) return undefined;
       const parsed = tool.input.safeParse(input);
@@ -112,4 +115,17 @@ export function indexHandlers(handlers: readonly ToolHandler[]): Map<string, Too
 function withoutDialect(schema: Record<string, unknown>): ApiTool['input_schema'] {
   const { $schema: _dialect, ...rest } = schema;
   return rest as ApiTool['input_schema'];
+}
+
+/** A test that throws (or an input that does not parse) asks for approval: the safe side. */
+async function approvalNeeded(tool: Tool, input: unknown): Promise<boolean> {
+  const rule = tool.needsApproval;
+  if (typeof rule !== 'function') return rule === true;
+  const parsed = tool.input.safeParse(input);
+  if (!parsed.success) return false;
+  try {
+    return (await rule(parsed.data)) !== false;
+  } catch {
+    return true;
+  }
 }

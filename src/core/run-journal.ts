@@ -25,6 +25,15 @@ export interface WaitSchema<T> {
 export interface WaitOptions {
   /** Milliseconds from the first time the run waited here; after that the wait throws. */
   readonly timeout?: number;
+  /** The wait is a tool call's approval: its `waitStarted` event says which call. */
+  readonly approval?: ApprovalRequest;
+}
+
+/** A tool call that waits for a person's approval before it runs. */
+interface ApprovalRequest {
+  readonly toolName: string;
+  readonly toolUseId: string;
+  readonly input: unknown;
 }
 
 /**

@@ -12,6 +12,7 @@ export const toolSchema = strict(
     effect: oneOf(['read', 'mutate', 'verify']).optional(),
     target: func.optional(),
     verdict: func.optional(),
+    needsApproval: expected<boolean | ((input: unknown) => unknown)>('true, false or a function of the input', (v) => typeof v === 'boolean' || typeof v === 'function').optional(),
   },
   'a tool (defineTool({ name, description, input, execute }))',
 );

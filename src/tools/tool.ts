@@ -13,6 +13,9 @@ export interface ToolContext {
   readonly toolUseId: string;
 }
 
+/** A method's parameter check (bivariant), so a tool of any input still fits `Tool`. */
+type ApprovalTest<I> = { check(input: I): boolean | Promise<boolean> }['check'];
+
 /**
  * A local tool: the model sees name, description and the JSON schema of `input`. `R` is what
  * `execute` returns (inferred by `defineTool`), which a `verdict` receives.
@@ -25,6 +28,13 @@ export interface Tool<S extends z.ZodType = z.ZodType, R = unknown> {
   readonly effect?: ToolEffect;
   /** The file or resource a call touches, for trajectory checkpoints; optional. */
   target?(input: z.output<S>): string | undefined;
+  /**
+   * Whether a call must be approved by a person before it runs: `true`, or a test of the input
+   * (a throw counts as yes). The call becomes a durable wait for the signal
+   * `approval of <name> (<tool use id>)` with `{ approved, reason? }`; a denied call is not run and
+   * the model is told it was denied. Needs a durable run.
+   */
+  readonly needsApproval?: boolean | ApprovalTest<z.output<S>>;
   /** The return value is sent to the model (strings as is, anything else as JSON). A throw becomes an `is_error` result. */
   execute(input: z.output<S>, context: ToolContext): R;
   /**

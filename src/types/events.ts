@@ -86,6 +86,8 @@ export interface RunWaitEvent extends EventBase {
   readonly timeoutAt?: number;
   /** Why a signal was rejected. */
   readonly reason?: string;
+  /** On `waitStarted`, when the wait is a tool call's approval: the call waiting for it. */
+  readonly approval?: { readonly toolName: string; readonly toolUseId: string; readonly input: unknown };
 }
 export interface StepRetryEvent extends EventBase {
   readonly type: 'stepRetry';
@@ -172,6 +174,8 @@ export interface ToolInvocationEvent extends EventBase {
   readonly duration: number;
   /** Why a preToolUse hook refused the call, when it did. */
   readonly blockedReason?: string;
+  /** For a tool that needs approval: how the person answered (a denied call did not run). */
+  readonly approval?: 'approved' | 'denied';
   /** For a `verify` tool that ran: how it came out (`unknown` when its result could not be read). */
   readonly outcome?: VerifierOutcome;
 }

@@ -19,3 +19,5 @@ export type {
   SignOffPartData,
   WaitPartData,
 } from './ui-chunk.js';
+export { answerApproval, handleApproval } from './approval-endpoint.js';
+export type { ApprovalEndpointOptions } from './approval-endpoint.js';

@@ -1,4 +1,4 @@
-import type { AgentPromptEndEvent, WorkflowEvent } from '../types/events.js';
+import type { AgentPromptEndEvent, RunWaitEvent, WorkflowEvent } from '../types/events.js';
 import type { TokenUsage } from '../types/usage.js';
 import type { NodeKindName, RunStreamOptions, TextCall } from './run-stream-options.js';
 import type { NodePartData, RunChunk, UIChunk } from './ui-chunk.js';
@@ -25,6 +25,8 @@ export class UIChunkEncoder {
   /** Nodes started and not ended, for their end's part and for a process that stopped under them. */
   private readonly open = new Map<string, NodePartData>();
   private readonly texts = new Map<string, OpenText>();
+  /** Tool calls whose input was sent already (they waited for approval before running). */
+  private readonly announced = new Set<string>();
   private readonly nodeKinds: ReadonlySet<NodeKindName> | undefined;
   private readonly wantsText: (call: TextCall) => boolean;
   private out: RunChunk[] = [];
@@ -78,7 +80,7 @@ export class UIChunkEncoder {
       case 'agentPromptEnd':
         return this.callEnded(event);
       case 'toolInvocation':
-        return this.toolCalled(event.toolUseId, event.toolName, event.input, event.output, event.isError);
+        return this.toolCalled(event.toolUseId, event.toolName, event.input, event.output, event.isError, event.approval === 'denied');
       case 'mcpEvent':
         if (event.phase === 'call' && event.toolUseId !== undefined) {
           this.toolCalled(event.toolUseId, `${event.server}.${event.toolName ?? 'tool'}`, event.input, event.output ?? '', event.isError === true);
@@ -110,25 +112,39 @@ export class UIChunkEncoder {
         this.push({ type: 'data-signoff', id: `signoff:${event.goal}`, data: { goal: event.goal, verdict: event.verdict, missing: event.missing } });
         return;
       case 'waitStarted':
+        if (event.approval !== undefined) return this.approvalAsked(event.name, event.approval.toolUseId, event.approval.toolName, event.approval.input);
+        return this.waited(event);
       case 'signalReceived':
       case 'signalRejected':
-        this.push({
-          type: 'data-wait',
-          id: `wait:${event.nodeId}:${event.name}`,
-          data: {
-            name: event.name,
-            state: event.type === 'waitStarted' ? 'waiting' : event.type === 'signalReceived' ? 'received' : 'rejected',
-            ...(event.timeoutAt === undefined ? {} : { timeoutAt: event.timeoutAt }),
-            ...(event.reason === undefined ? {} : { reason: event.reason }),
-          },
-        });
-        return;
+        return this.waited(event);
       case 'error':
         if (event.workflowId === this.rootWorkflowId) this.failure = event.error.message;
         return;
       default:
         return;
     }
+  }
+
+  private waited(event: RunWaitEvent): void {
+    this.push({
+      type: 'data-wait',
+      id: `wait:${event.nodeId}:${event.name}`,
+      data: {
+        name: event.name,
+        state: event.type === 'waitStarted' ? 'waiting' : event.type === 'signalReceived' ? 'received' : 'rejected',
+        ...(event.timeoutAt === undefined ? {} : { timeoutAt: event.timeoutAt }),
+        ...(event.reason === undefined ? {} : { reason: event.reason }),
+      },
+    });
+  }
+
+  /** The call is shown with its input and an approval request the app answers (its id is the signal's name). */
+  private approvalAsked(approvalId: string, toolCallId: string, toolName: string, input: unknown): void {
+    if (!this.announced.has(toolCallId)) {
+      this.announced.add(toolCallId);
+      this.push({ type: 'tool-input-available', toolCallId, toolName, input, dynamic: true });
+    }
+    this.push({ type: 'tool-approval-request', approvalId, toolCallId });
   }
 
   private workflowStarted(nodeId: string, workflowId: string, name: string, at: number, resumed: boolean): void {
@@ -216,9 +232,10 @@ export class UIChunkEncoder {
     if (this.texts.size === 0) this.push({ type: 'finish-step' });
   }
 
-  private toolCalled(toolCallId: string, toolName: string, input: unknown, output: string, isError: boolean): void {
-    this.push({ type: 'tool-input-available', toolCallId, toolName, input, dynamic: true });
-    if (isError) this.push({ type: 'tool-output-error', toolCallId, errorText: output, dynamic: true });
+  private toolCalled(toolCallId: string, toolName: string, input: unknown, output: string, isError: boolean, denied = false): void {
+    if (!this.announced.delete(toolCallId)) this.push({ type: 'tool-input-available', toolCallId, toolName, input, dynamic: true });
+    if (denied) this.push({ type: 'tool-output-denied', toolCallId });
+    else if (isError) this.push({ type: 'tool-output-error', toolCallId, errorText: output, dynamic: true });
     else this.push({ type: 'tool-output-available', toolCallId, output, dynamic: true });
   }
 }

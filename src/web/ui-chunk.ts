@@ -12,6 +12,8 @@ export type UIChunk =
   | { readonly type: 'tool-input-available'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly dynamic: true }
   | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: unknown; readonly dynamic: true }
   | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string; readonly dynamic: true }
+  | { readonly type: 'tool-approval-request'; readonly approvalId: string; readonly toolCallId: string }
+  | { readonly type: 'tool-output-denied'; readonly toolCallId: string }
   | RunDataChunk
   | { readonly type: 'error'; readonly errorText: string }
   | { readonly type: 'finish'; readonly finishReason?: 'stop' | 'error' | 'other' };

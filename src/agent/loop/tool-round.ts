@@ -7,6 +7,7 @@ import type { ToolCallRecord } from '../tool-call-record.js';
 import type { ToolHandler, ToolOutcome } from '../toolset.js';
 import { reserveToolCall, settleToolCall } from '../budget-gate.js';
 import { reserveOrRaise } from '../budget-suspend.js';
+import { deniedResult, type ApprovalAnswer } from './approvals.js';
 
 const TREE_OUTPUT_LIMIT = 2_000;
 
@@ -16,6 +17,7 @@ export async function runTool<T>(
   handlers: ReadonlyMap<string, ToolHandler>,
   toolUse: ToolUseBlock,
   turn: number,
+  approval?: ApprovalAnswer,
 ): Promise<ToolCallRecord> {
   const handler = handlers.get(toolUse.name);
   const kind = handler?.kind ?? 'local';
@@ -33,8 +35,9 @@ export async function runTool<T>(
   call.onStream?.({ type: 'toolUse', toolUseId: toolUse.id, name: toolUse.name, input: toolUse.input });
 
   try {
-    const record = await invokeTool(call, handlers, handler, toolUse, node, base, started);
-    settleToolCall(held, handler !== undefined && record.blockedReason === undefined);
+    const record = await invokeTool(call, handlers, handler, toolUse, node, base, started, approval);
+    // A refused or denied call ran nothing: it is not counted as a tool call.
+    settleToolCall(held, handler !== undefined && record.blockedReason === undefined && approval?.approved !== false);
     return record;
   } catch (error) {
     settleToolCall(held, handler !== undefined);
@@ -52,12 +55,16 @@ async function invokeTool<T>(
   node: CallTree,
   base: HookContext,
   started: number,
+  approval: ApprovalAnswer | undefined,
 ): Promise<ToolCallRecord> {
   const kind = handler?.kind ?? 'local';
   const decision = await runPreToolUse(call.settings.hooks, base);
   let outcome: ToolOutcome;
   let blockedReason: string | undefined;
-  if (decision && decision.block) {
+  if (approval?.approved === false) {
+    // Not an error: the model is told the person said no, and may go on another way.
+    outcome = { content: deniedResult(approval), isError: false };
+  } else if (decision && decision.block) {
     blockedReason = decision.reason;
     outcome = { content: `The call was refused: ${decision.reason}`, isError: true };
   } else if (handler === undefined) {
@@ -94,6 +101,7 @@ async function invokeTool<T>(
       duration,
       ...(blockedReason !== undefined ? { blockedReason } : {}),
       ...(outcome.outcome !== undefined ? { outcome: outcome.outcome } : {}),
+      ...(approval !== undefined ? { approval: approval.approved ? ('approved' as const) : ('denied' as const) } : {}),
     });
   }
   node.finish(outcome.isError ? 'failed' : 'completed');

@@ -3,6 +3,7 @@ import { replayedToolCalls, storeToolCalls } from '../../agent/stored-tool-calls
 import { maskForRun } from '../../core/run-secrets.js';
 import type { CallJournal } from '../../agent/call-journal.js';
 import type { PromptCall, PromptOutcome } from '../../agent/prompt-call.js';
+import type { PausedTurn } from '../../agent/paused-turn.js';
 import type { RunJournal, StepIdentity, StepReplay, WaitOptions, WaitSchema } from '../../core/run-journal.js';
 import type { TreeNode } from '../../core/tree-node.js';
 import type { Workflow } from '../../core/workflow.js';
@@ -44,6 +45,8 @@ const EVENTS_PER_BATCH = 1_000;
 /** How soon a `streamText` run stores what it emitted, for web readers that read the store. */
 const STREAM_EVERY_MS = 50;
 const CHECKPOINT_DATA = 'checkpoint:';
+/** Where a call that waits for a tool call's approval keeps its place (see `PausedTurn`). */
+const PAUSED_DATA = 'paused:';
 
 /** A step error as stored: its own error, and whether the step's WorkflowError wrapped it. */
 type StoredStepError = SerializedError & { thrown?: StoredError; wrapped?: boolean };
@@ -78,6 +81,8 @@ export class DurableRun implements RunJournal, CallJournal {
   // promptly, restored on resume to the same call (its re-run) and to no other.
   private readonly checkpoints = new Map<string, TrajectoryCheckpoint>();
   private readonly restored = new Map<string, TrajectoryCheckpoint>();
+  /** Calls an earlier process stopped at an approval, by call key, until their re-run takes them. */
+  private readonly paused = new Map<string, StoredPausedTurn>();
   private usageTotal: TokenUsage = { ...ZERO_USAGE };
   // A resumed run stores only events its log does not hold yet (see ResumedEvents).
   private readonly resumed: ResumedEvents | undefined;
@@ -125,6 +130,8 @@ export class DurableRun implements RunJournal, CallJournal {
       // Only calls that did not complete run again, so only theirs can be handed over.
       const key = name.slice(CHECKPOINT_DATA.length);
       if (name.startsWith(CHECKPOINT_DATA) && !this.calls.has(key)) this.restored.set(key, value as TrajectoryCheckpoint);
+      const pausedKey = name.slice(PAUSED_DATA.length);
+      if (name.startsWith(PAUSED_DATA) && !this.calls.has(pausedKey)) this.paused.set(pausedKey, value as StoredPausedTurn);
     }
     this.resumed = loaded === undefined ? undefined : new ResumedEvents(root, this.signalCursor, signalsTaken(loaded.data), loaded.run.waitingFor?.name);
   }
@@ -503,6 +510,25 @@ export class DurableRun implements RunJournal, CallJournal {
     await this.stored(stored);
   }
 
+  /** Stored before the call waits: a resume goes on from this turn, with nothing sent or run again. */
+  async pauseTurn<T>(call: PromptCall<T>, paused: PausedTurn): Promise<void> {
+    this.throwIfStopped();
+    const key = call.tree.node === undefined ? undefined : this.callKeys.get(call.tree.node);
+    if (key === undefined) return;
+    // What outlives the call is masked, as its stored record would be.
+    const stored: StoredPausedTurn = { ...call.secrets.value(paused), fingerprint: callFingerprint(call) };
+    await this.stored(this.store.putData(this.runId, `${PAUSED_DATA}${key}`, stored, this.fence));
+  }
+
+  /** The turn an earlier process of this call stopped at, when the call is still the same. */
+  pausedTurn<T>(call: PromptCall<T>): PausedTurn | undefined {
+    const key = call.tree.node === undefined ? undefined : this.callKeys.get(call.tree.node);
+    const stored = key === undefined ? undefined : this.paused.get(key);
+    if (key === undefined || stored === undefined) return undefined;
+    this.paused.delete(key);
+    return stored.fingerprint === callFingerprint(call) ? stored : undefined;
+  }
+
   /** Keeps what a request of `call` holds, before it is sent (see `ReservationRecords`). */
   async requestReserved<T>(call: PromptCall<T>, held: BudgetAmounts): Promise<void> {
     this.throwIfStopped();
@@ -531,7 +557,12 @@ export class DurableRun implements RunJournal, CallJournal {
     const since = earlier?.since ?? this.now();
     const timeoutAt = earlier !== undefined ? earlier.timeoutAt : options.timeout !== undefined ? since + options.timeout : undefined;
     if (timeoutAt !== undefined && this.now() >= timeoutAt) throw new WaitTimeoutError(name, timeoutAt);
-    workflow.emit(node, { type: 'waitStarted', name, ...(timeoutAt !== undefined ? { timeoutAt } : {}) });
+    workflow.emit(node, {
+      type: 'waitStarted',
+      name,
+      ...(timeoutAt !== undefined ? { timeoutAt } : {}),
+      ...(options.approval !== undefined ? { approval: options.approval } : {}),
+    });
     const schemaJson = await waitSchemaJson(schema);
     await this.flush();
     await this.storeTree();
@@ -607,4 +638,9 @@ function refuseUnaffordable(ledgers: readonly BudgetLedger[], used: BudgetAmount
     const over = ledger.beyond(used);
     if (over !== undefined) throw ledger.refuse(over, used, what);
   }
+}
+
+interface StoredPausedTurn extends PausedTurn {
+  /** The call's fingerprint when it paused: a changed call starts over. */
+  readonly fingerprint: string;
 }
