@@ -8,19 +8,22 @@ import type { ChildAttachedEvent, TreeUpdatedEvent, WorkflowEvent } from '../typ
  * the same fields in the same order. Every other event is kept as it is. Decision 0091.
  */
 export class EventRing {
+  // The arrays grow by doubling up to `capacity` (copied by hand, see `grown`), so a full ring
+  // has no spare slots; a push would leave a third spare.
   /** The event, or for a packed one the child's id (`childAttached`) or `TREE_UPDATED`. */
   private items: unknown[] = [];
   /** A packed slot's id and timestamp at `2 * slot`; made with the first packed event. */
   private stamps: number[] | null = null;
   /** A packed `childAttached`'s child name by slot; made with the first one. */
   private names: Array<string | undefined> | null = null;
+  private count = 0;
   private start = 0;
   dropped = 0;
 
   constructor(readonly capacity: number) {}
 
   get size(): number {
-    return this.items.length;
+    return this.count;
   }
 
   /** Keeps `event`, recorded on the node `nodeId` of workflow `workflowId`. */
@@ -29,13 +32,12 @@ export class EventRing {
       this.dropped += 1;
       return;
     }
-    const items = this.items;
     let slot: number;
-    if (items.length < this.capacity) {
-      slot = items.length;
+    if (this.count < this.capacity) {
+      slot = this.count;
+      this.count += 1;
       // A first event gets an array of one, not the 17 slots a push into `[]` reserves.
-      if (slot === 0) this.items = [undefined];
-      else items.push(undefined);
+      if (slot >= this.items.length) this.items = grown(this.items, slot, this.capacity, undefined);
     } else {
       slot = this.start;
       this.start = (this.start + 1) % this.capacity;
@@ -46,10 +48,10 @@ export class EventRing {
 
   /** Oldest first, packed events rebuilt for the node `nodeId` of workflow `workflowId`. */
   toArray(nodeId: string, workflowId: string): WorkflowEvent[] {
-    const items = this.items;
-    const out: WorkflowEvent[] = new Array<WorkflowEvent>(items.length);
-    for (let i = 0; i < items.length; i += 1) {
-      const slot = (this.start + i) % items.length;
+    const count = this.count;
+    const out: WorkflowEvent[] = new Array<WorkflowEvent>(count);
+    for (let i = 0; i < count; i += 1) {
+      const slot = (this.start + i) % count;
       out[i] = this.eventAt(slot, nodeId, workflowId);
     }
     return out;
@@ -76,16 +78,18 @@ export class EventRing {
   }
 
   private stamp(slot: number, event: WorkflowEvent): void {
-    const stamps = (this.stamps ??= []);
-    // Zeros for the slots before this one (they hold whole events): the array stays all doubles.
-    while (stamps.length < 2 * slot + 2) stamps.push(0);
+    let stamps = this.stamps ?? [];
+    // Zeros in the slots of whole events: the array stays all numbers, kept unboxed.
+    if (stamps.length < 2 * slot + 2) stamps = grown(stamps, 2 * slot + 1, 2 * this.capacity, 0);
+    this.stamps = stamps;
     stamps[2 * slot] = event.id;
     stamps[2 * slot + 1] = event.timestamp;
   }
 
   private nameAt(slot: number, name: string): void {
-    const names = (this.names ??= []);
-    while (names.length <= slot) names.push(undefined);
+    let names = this.names ?? [];
+    if (names.length <= slot) names = grown(names, slot, this.capacity, undefined);
+    this.names = names;
     names[slot] = name;
   }
 
@@ -103,6 +107,17 @@ export class EventRing {
     const event: ChildAttachedEvent = { id, nodeId, workflowId, timestamp, type: 'childAttached', childId: item, childName };
     return event;
   }
+}
+
+/**
+ * `array` copied into one with room for index `index`: twice as long (at least 1), at most `max`,
+ * new places holding `fill`.
+ */
+function grown<T>(array: T[], index: number, max: number, fill: T): T[] {
+  const length = Math.min(max, Math.max(index + 1, 2 * array.length));
+  const out = new Array<T>(length).fill(fill);
+  for (let i = 0; i < array.length; i += 1) out[i] = array[i] as T;
+  return out;
 }
 
 /** A packed `treeUpdated` in `items` (a child's id is a string, every other event an object). */

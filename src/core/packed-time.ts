@@ -21,7 +21,9 @@ const eraBases: number[] = [];
 export function ticksBetween(from: number, to: number): number {
   const ticks = (to - from) * TICKS_PER_MS;
   if (!Number.isInteger(ticks) || ticks < 0 || ticks > MAX_TICKS) return -1;
-  return Object.is(from + ticks / TICKS_PER_MS, to) ? ticks : -1;
+  // `| 0` makes it a small integer: arithmetic on fractions gives a heap number even when whole,
+  // and a field would keep that 16-byte box.
+  return Object.is(from + ticks / TICKS_PER_MS, to) ? ticks | 0 : -1;
 }
 
 /** The reading `ticks` after `from` (exact when `ticksBetween` gave them). */

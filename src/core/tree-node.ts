@@ -38,15 +38,15 @@ export class TreeNode implements WorkflowNode {
   // `bits`; else the readings themselves. Read through `begin` and `end`.
   private beginKept: number | undefined = undefined;
   private endKept: number | undefined = undefined;
-  // The one child itself until a second comes (most nodes have none or one: a child workflow's
-  // node, a step that spawned one), so a single child costs no array (~56 bytes).
-  private childList: TreeNode | TreeNode[] | null = null;
+  // The children, or once the node has one, the history that holds them (one field, not two: a
+  // kept child workflow's node and its step's have children or nothing else). A single child is
+  // held itself until a second comes (a child workflow's node, a step that spawned one): no array.
+  private more: TreeNode | TreeNode[] | NodeHistory | null = null;
   // Retained bytes and objects per node are what a long run pays for in GC time, so a step keeps
   // its start/end as numbers (rebuilt as events on read) and everything else a typical step
   // never has (logs, other events, a state snapshot) lives in `history`, allocated on first use.
   private startSeq = 0;
   private endSeq = 0;
-  private history: NodeHistory | null = null;
 
   constructor(
     kind: NodeKind,
@@ -389,20 +389,28 @@ export class TreeNode implements WorkflowNode {
     (this.record().logs ??= new RingBuffer(this.owner.retention.maxLogsPerNode)).push(entry);
   }
 
+  private get history(): NodeHistory | null {
+    const more = this.more;
+    return more instanceof NodeHistory ? more : null;
+  }
+
+  private get childList(): TreeNode | TreeNode[] | null {
+    const more = this.more;
+    return more instanceof NodeHistory ? more.children : more;
+  }
+
+  private set childList(list: TreeNode | TreeNode[] | null) {
+    const more = this.more;
+    if (more instanceof NodeHistory) more.children = list;
+    else this.more = list;
+  }
+
   private record(): NodeHistory {
-    return (this.history ??= {
-      state: null,
-      soleKey: null,
-      soleValue: undefined,
-      attrs: null,
-      firstEvent: null,
-      secondEvent: null,
-      laterEvents: null,
-      logs: null,
-      prunedChildren: 0,
-      prunedAttrs: null,
-      unprunable: 0,
-    });
+    const more = this.more;
+    if (more instanceof NodeHistory) return more;
+    const history = new NodeHistory(more);
+    this.more = history;
+    return history;
   }
 
   addChild(child: TreeNode): void {
@@ -657,20 +665,26 @@ function mergeOne(into: AttrMap | null, key: NodeKey<unknown>, value: unknown): 
   return into;
 }
 
-interface NodeHistory {
-  state: StateSnapshot | null;
+/** What a node has beyond its own start and end, made on first use: most nodes never need one. */
+class NodeHistory {
+  state: StateSnapshot | null = null;
   /** The first feature value set on the node, by its key (`getAttr`/`setAttr`). */
-  soleKey: NodeKey<unknown> | null;
-  soleValue: unknown;
+  soleKey: NodeKey<unknown> | null = null;
+  soleValue: unknown = undefined;
   /** Further features' values by key, once a second key is set. */
-  attrs: AttrMap | null;
-  firstEvent: WorkflowEvent | null;
-  secondEvent: WorkflowEvent | null;
-  laterEvents: EventRing | null;
-  logs: RingBuffer<LogEntry> | null;
-  prunedChildren: number;
+  attrs: AttrMap | null = null;
+  firstEvent: WorkflowEvent | null = null;
+  secondEvent: WorkflowEvent | null = null;
+  laterEvents: EventRing | null = null;
+  logs: RingBuffer<LogEntry> | null = null;
+  prunedChildren = 0;
   /** What keys with a `merge` held in pruned children's subtrees. */
-  prunedAttrs: AttrMap | null;
+  prunedAttrs: AttrMap | null = null;
   /** Children beyond the limit that the last prune had to keep (still running). */
-  unprunable: number;
+  unprunable = 0;
+
+  constructor(
+    /** The node's children (see `TreeNode.more`). */
+    public children: TreeNode | TreeNode[] | null,
+  ) {}
 }

@@ -52,8 +52,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   // Every field is 8 bytes on each child a parent keeps (decision 0091): the id and name live on
   // the node, and what most workflows never use lives in `rare`, made on first use.
   private parentRef: Workflow | null = null;
-  private rootRef: Workflow = this;
-  private settings: Settings;
+  private realm: Realm;
   private activeWork = 0;
   // The last run's value itself, a `Rejected` for a failure, `NOT_SETTLED` before one settles:
   // no outcome object per finished child.
@@ -75,7 +74,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
       typeof nameOrConfig === 'string' || onlyNamed(nameOrConfig) ? NAME_ONLY : Object.freeze(Object.assign({}, nameOrConfig));
     this.config = config;
     const name = typeof nameOrConfig === 'string' ? nameOrConfig : (nameOrConfig?.name ?? new.target.name);
-    this.settings = settingsFor(config, DEFAULT_SETTINGS);
+    this.realm = ownRealm(config, this, DEFAULT_SETTINGS);
     this.treeNode = new TreeNode('workflow', name, this);
     this.executor = typeof second === 'function' ? second : undefined;
 
@@ -148,7 +147,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   get root(): Workflow {
-    return this.rootRef;
+    return this.realm.root;
   }
 
   get status(): WorkflowStatus {
@@ -180,12 +179,12 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   /** @internal */
   get clock(): Clock {
-    return this.settings.clock;
+    return this.realm.clock;
   }
 
   /** @internal */
   get retention(): RetentionOptions {
-    return this.settings.retention;
+    return this.realm.retention;
   }
 
   setStatus(status: WorkflowStatus): void {
@@ -235,10 +234,10 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     child.parentRef = this;
     this.mountPoint().addChild(child.treeNode);
     carryRunSecrets(child, this);
-    child.adopt(this.rootRef, this.settings);
+    child.adopt(this.realm);
     // Built whole rather than through emit()'s spread (flat, no out-of-object properties): one per spawn.
     const node = this.treeNode;
-    const timestamp = this.settings.clock.now();
+    const timestamp = this.realm.clock.now();
     this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'childAttached', childId: child.id, childName: child.name });
     this.announceTreeChange();
   }
@@ -251,18 +250,19 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     siblings.splice(siblings.indexOf(child), 1);
     child.treeNode.parent?.removeChild(child.treeNode);
     child.parentRef = null;
-    child.adopt(child, DEFAULT_SETTINGS);
-    carryRunSecrets(this.rootRef, child);
+    child.adopt({ root: child, ...DEFAULT_SETTINGS });
+    carryRunSecrets(this.realm.root, child);
     this.emit(this.treeNode, { type: 'childDetached', childId: child.id, childName: child.name });
     this.announceTreeChange();
   }
 
   /** Only a root holds observers; they see every log and event of the whole subtree. */
   addObserver(observer: WorkflowObserver): Unsubscribe {
-    if (this.rootRef !== this) {
+    const root = this.realm.root;
+    if (root !== this) {
       throw new UsageError(
         `addObserver must be called on the root workflow: "${this.name}" is a child of ` +
-          `"${this.rootRef.name}" (${this.rootRef.id}).`,
+          `"${root.name}" (${root.id}).`,
       );
     }
     validateObserver(observer, this.name);
@@ -283,9 +283,9 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     this.treeNode.stateSnapshot = state;
     // Built whole rather than through emit()'s spread: a workflow may snapshot on every step.
     const node = this.treeNode;
-    const timestamp = this.settings.clock.now();
+    const timestamp = this.realm.clock.now();
     this.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: this.id, timestamp, type: 'stateSnapshot', state });
-    this.rootRef.rare?.hub?.stateUpdated(this.treeNode);
+    this.realm.root.rare?.hub?.stateUpdated(this.treeNode);
     return state;
   }
 
@@ -346,7 +346,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   }
 
   /** @internal Appends an event to `node` and delivers it to the current root's observers. */
-  emit(node: TreeNode, payload: EventPayload, timestamp: number = this.settings.clock.now()): WorkflowEvent {
+  emit(node: TreeNode, payload: EventPayload, timestamp: number = this.realm.clock.now()): WorkflowEvent {
     const event = {
       id: nextEventId(),
       nodeId: node.id,
@@ -364,7 +364,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
   dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent {
     const event = maskForRun(this, built);
     node.recordEvent(event);
-    this.rootRef.rare?.hub?.event(event, node);
+    this.realm.root.rare?.hub?.event(event, node);
     return event;
   }
 
@@ -375,14 +375,14 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
       id: nextId('log'),
       workflowId: this.id,
       nodeId: node.id,
-      timestamp: this.settings.clock.now(),
+      timestamp: this.realm.clock.now(),
       level,
       message: maskForRun(this, message),
     };
     if (data !== undefined) entry.data = maskForRun(this, toJsonSafe(data));
     if (parentLogId !== undefined) entry.parentLogId = parentLogId;
     node.recordLog(entry);
-    this.rootRef.rare?.hub?.log(entry);
+    this.realm.root.rare?.hub?.log(entry);
     return entry;
   }
 
@@ -496,24 +496,23 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     });
   }
 
-  /** New root (and inherited settings) for this workflow and all its descendants. */
-  private adopt(root: Workflow, inherited: Settings): void {
+  /** New root (and inherited settings) for this workflow and all its descendants: `inherited`'s. */
+  private adopt(inherited: Realm): void {
     const stack: Workflow[] = [this];
-    this.settings = settingsFor(this.config, inherited);
+    this.realm = realmUnder(this.config, inherited);
     while (stack.length > 0) {
       const wf = stack.pop() as Workflow;
-      wf.rootRef = root;
       for (const child of wf.children) {
-        child.settings = settingsFor(child.config, wf.settings);
+        child.realm = realmUnder(child.config, wf.realm);
         stack.push(child);
       }
     }
   }
 
   private announceTreeChange(): void {
-    const root = this.rootRef;
+    const root = this.realm.root;
     const node = root.treeNode;
-    const timestamp = root.settings.clock.now();
+    const timestamp = root.realm.clock.now();
     root.dispatch(node, { id: nextEventId(), nodeId: node.id, workflowId: root.id, timestamp, type: 'treeUpdated', rootId: root.id });
     root.rare?.hub?.treeChanged(root.treeNode);
   }
@@ -578,10 +577,24 @@ const NO_CHILDREN: readonly Workflow[] = Object.freeze([]);
 
 const DEFAULT_SETTINGS: Settings = Object.freeze({ clock: systemClock, retention: DEFAULT_RETENTION });
 
-/** A workflow's own clock/retention over what it inherits; shares the inherited object when it sets neither. */
-function settingsFor(config: WorkflowConfig, inherited: Settings): Settings {
+/**
+ * A workflow's root with its clock and retention, in one object shared by every workflow of a
+ * tree that sets neither: one field on each, not two.
+ */
+interface Realm extends Settings {
+  readonly root: Workflow;
+}
+
+/** The realm of a workflow under `inherited`: that one itself unless it sets a clock or retention. */
+function realmUnder(config: WorkflowConfig, inherited: Realm): Realm {
   if (config.clock === undefined && config.retention === undefined) return inherited;
+  return ownRealm(config, inherited.root, inherited);
+}
+
+/** A realm of its own: `root`, with the workflow's own clock/retention over `inherited`. */
+function ownRealm(config: WorkflowConfig, root: Workflow, inherited: Settings): Realm {
   return {
+    root,
     clock: config.clock ?? inherited.clock,
     retention: resolveRetention(config.retention, inherited.retention),
   };
