@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { assertBuiltPackage, ensureDist } from './built-package.js';
 import { elapsedNs, environment, fmtX, GC_AVAILABLE, gateStatus, now, ratioResults, recordNotRun, section, table, type RatioResult } from './harness.js';
 
-const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13', 'W14', 'W15'] as const;
+const ALL = ['W1', 'W2', 'W3', 'W4', 'W5', 'W6', 'W7', 'W8', 'W9', 'W10', 'W11', 'W12', 'W13', 'W14', 'W15', 'W16'] as const;
 type Workload = (typeof ALL)[number];
 const ALIASES: Record<string, Workload> = { IMPORT: 'W8', COLD: 'W14' };
 
@@ -119,6 +119,7 @@ const RUNNERS: Record<Exclude<Workload, 'W1' | 'W2' | 'W3'>, () => Promise<() =>
   W13: async () => (await import('./w13-budget-overhead.js')).runW13,
   W14: async () => (await import('./w14-cold-first-call.js')).runW14,
   W15: async () => (await import('./w15-replay.js')).runW15,
+  W16: async () => (await import('./w16-web-stream.js')).runW16,
 };
 
 function summary(start: bigint): void {

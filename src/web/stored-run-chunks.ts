@@ -25,7 +25,7 @@ export interface StoredStreamOptions extends RunStreamOptions {
   readonly waitForRunMs?: number;
 }
 
-const PAGE = 500;
+const PAGE = 2_000;
 const FINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /**
@@ -47,7 +47,10 @@ export async function* storedRunChunks(store: StreamSource, runId: string, optio
     if (events === undefined) continue;
     for (const stored of events) {
       seq = stored.seq;
-      for (const chunk of encoder.encode(stored.event as WorkflowEvent, stored.seq)) if (isAfter(chunk.id, cursor)) yield chunk;
+      const chunks = encoder.encode(stored.event as WorkflowEvent, stored.seq);
+      // Chunk i of event seq is `seq` or `seq.i`: compared by numbers, not by reading ids back.
+      if (cursor === undefined || stored.seq > cursor.seq) yield* chunks;
+      else if (stored.seq === cursor.seq) yield* chunks.slice(cursor.index + 1);
       if (encoder.done) return;
     }
     if (events.length === PAGE) continue;

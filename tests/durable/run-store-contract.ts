@@ -162,6 +162,20 @@ export function runStoreContract(name: string, open: () => Promise<StoreHarness>
       expect(await store.readEvents('r', { after: 5 })).toEqual([]);
     }));
 
+    it('reads after any sequence number across many batches exactly the events after it', withStore(async ({ store }) => {
+      await store.createRun({ id: 'r', rootName: 'W' });
+      const all: Array<{ seq: number; event: unknown }> = [];
+      for (let batch = 0; batch < 12; batch += 1) {
+        const events = Array.from({ length: (batch % 4) + 1 }, (_, i) => ({ type: 'e', batch, i }));
+        const { first } = await store.appendEvents('r', events);
+        events.forEach((event, i) => all.push({ seq: first + i, event }));
+      }
+      for (let after = 0; after <= all.length; after += 1) {
+        expect(await store.readEvents('r', { after })).toEqual(all.slice(after));
+        expect(await store.readEvents('r', { after, limit: 3 })).toEqual(all.slice(after, after + 3));
+      }
+    }));
+
     it('settleStep: the events, then the step, resolving what appendEvents and putStep resolve', withStore(async ({ store, reopen }) => {
       const settle = settleOf(store);
       await store.createRun({ id: 'r', rootName: 'W' });

@@ -277,8 +277,15 @@ export class JournalRunStore implements RunStore {
     requirePositiveInteger('readEvents limit', options.limit, true);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const out: StoredEvent[] = [];
-    for (const part of readRunSegments(files, 'events', this.sealOptions).parts) {
+    const parts = readRunSegments(files, 'events', this.sealOptions).parts;
+    for (let p = 0; p < parts.length; p += 1) {
+      const part = parts[p] as (typeof parts)[number];
       for (let n = 0; n < part.bodies.length && out.length < limit; n += 1) {
+        // A reader that goes on after `after` (a page reconnecting, a poll) skips whole batches
+        // before it unparsed: the next batch's first number says where this one ends.
+        const next = n + 1 < part.bodies.length ? part.bodies[n + 1] : parts[p + 1]?.bodies[0];
+        const nextFirst = next === undefined ? undefined : batchFirst(next);
+        if (nextFirst !== undefined && nextFirst - 1 <= after) continue;
         const batch = parseBody(part.bodies[n] as Buffer, part.path, n) as EventBatch;
         for (let i = 0; i < batch.events.length && out.length < limit; i += 1) {
           const seq = batch.first + i;
@@ -501,4 +508,12 @@ function stillOpen(run: OpenRun): boolean {
 /** A step or call entry (JournalEntry JSON) around a record already encoded. */
 function entryText(kind: 'step' | 'call', record: string): string {
   return `{"kind":"${kind}","record":${record}}`;
+}
+
+const BATCH_HEAD = /^\{"first":(\d{1,15}),/;
+
+/** The first sequence number of an event batch, read from the head of its JSON; undefined when it is not there. */
+function batchFirst(body: Buffer): number | undefined {
+  const match = BATCH_HEAD.exec(body.toString('latin1', 0, 32));
+  return match === null ? undefined : Number(match[1]);
 }
