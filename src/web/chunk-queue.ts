@@ -24,8 +24,8 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
   push(chunks: readonly RunChunk[]): void {
     if (this.closed || chunks.length === 0) return;
     if (this.items.length - this.head + chunks.length > this.limit) {
-      this.items = [this.onOverflow()];
-      this.head = 0;
+      // What it holds is still read; then the error, and nothing more.
+      this.items.push(this.onOverflow());
       this.close();
       return;
     }

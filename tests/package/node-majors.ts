@@ -45,13 +45,15 @@ async function checkMajor(major: number, work: string): Promise<void> {
 // AI SDK 7's providers (language model spec v4) need Node 22: installed here, beside the packed
 // package that runPackedChecks installed into <work>/scratch, and run on this Node.
 const AI_SDK_7_PROVIDER = '@ai-sdk/openai-compatible@3.0.92';
+// The AI SDK 7 front-end reader (`readUIMessageStream`) a web page uses, for the run stream's protocol check.
+const AI_SDK_7_UI = 'ai@7.0.173';
 
 async function checkAiSdk7(node: string, version: string, work: string, log: (line: string) => void): Promise<void> {
   const dir = join(work, 'ai-sdk-7');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "name": "groundswell-ai-sdk-7-check", "private": true, "type": "module" }\n');
   const npm = npmCommand();
-  await runProcess(npm.file, [...npm.args, 'install', '--ignore-scripts', '--no-audit', '--no-fund', AI_SDK_7_PROVIDER], { cwd: dir, label: `npm install ${AI_SDK_7_PROVIDER}` });
+  await runProcess(npm.file, [...npm.args, 'install', '--ignore-scripts', '--no-audit', '--no-fund', AI_SDK_7_PROVIDER, AI_SDK_7_UI], { cwd: dir, label: `npm install ${AI_SDK_7_PROVIDER} ${AI_SDK_7_UI}` });
   // The packed package and zod as the scratch project has them (one zod instance for both).
   // npm may have put its own zod there (a peer of the provider's utilities): replaced, so one zod.
   for (const name of ['groundswell', 'zod']) {

@@ -100,7 +100,8 @@ describe('resuming a durable run’s stream', () => {
       expect(chunks).toEqual(all.map((c) => c.chunk));
     }
     expect(reconnects).toBeGreaterThan(2_000);
-  });
+    // A few seconds on a quiet machine; sized for a loaded 2-core one.
+  }, 120_000);
 
   it('resumes a Response after the Last-Event-ID the request sends, and a Node http answer after ?after=', async () => {
     const store = new MemoryRunStore();

@@ -103,6 +103,22 @@ describe('a run as a UI message stream', () => {
   });
 });
 
+describe('a reader that does not keep up with a live run', () => {
+  it('is cut off with an error chunk past its buffer, and the run goes on to the end', async () => {
+    const workflow = createWorkflow({ name: 'busy' }, async (ctx) => {
+      for (let i = 0; i < 300; i += 1) await ctx.step(`step ${i}`, () => i);
+      return 'done';
+    });
+    // Subscribed now, read only after the run: 600 node chunks wait for a buffer of 50.
+    const chunks = runChunks(workflow, { bufferChunks: 50 });
+    await expect(workflow.run()).resolves.toBe('done');
+    const read = await collect(chunks);
+    expect(read).toHaveLength(51);
+    expect(read.slice(0, 50).every((c) => c.chunk.type !== 'error')).toBe(true);
+    expect(read.at(-1)?.chunk).toEqual({ type: 'error', errorText: expect.stringMatching(/fell behind/) });
+  });
+});
+
 describe('a durable run’s stream, read from its store', () => {
   it('gives a reader that reconnects after any chunk exactly the chunks after it', async () => {
     const store = new MemoryRunStore();
