@@ -116,7 +116,7 @@ async function follow(run: Kept): Promise<void> {
         maxRetries: 20,
       }).getReader();
   reading = live;
-  // The ids readRunStream reports, in order: one for each chunk it hands on (it may run a chunk ahead).
+  // The ids readRunStream reports, in order: one for each chunk it hands on.
   const ids: string[] = [];
   const chunks = new ReadableStream<UIMessageChunk>({
     start(controller) {

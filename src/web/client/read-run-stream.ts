@@ -12,7 +12,7 @@ export interface ReadRunStreamOptions {
   readonly retryMs?: number;
   /** Reconnects in a row that read nothing before giving up (default 8). */
   readonly maxRetries?: number;
-  /** Called with each chunk's id as it is read: keep the last one to resume after a page reload. */
+  /** Called with each chunk's id as the reader takes the chunk: keep the last one to resume after a page reload. */
   readonly onChunkId?: (id: string) => void;
 }
 
@@ -71,19 +71,24 @@ export function readRunStream(url: string, options: ReadRunStreamOptions = {}): 
   }
 
   const iterator = chunks();
-  return new ReadableStream<UIChunk>({
-    async pull(controller) {
-      try {
-        const next = await iterator.next();
-        if (next.done === true) controller.close();
-        else controller.enqueue(next.value);
-      } catch (error) {
-        controller.error(error);
-      }
+  // No read-ahead (high-water mark 0): a chunk is read, and its id reported, only when the reader
+  // asks for it, so the last id reported is never that of a chunk the reader did not get.
+  return new ReadableStream<UIChunk>(
+    {
+      async pull(controller) {
+        try {
+          const next = await iterator.next();
+          if (next.done === true) controller.close();
+          else controller.enqueue(next.value);
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        stop.abort();
+        await iterator.return(undefined);
+      },
     },
-    async cancel() {
-      stop.abort();
-      await iterator.return(undefined);
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
