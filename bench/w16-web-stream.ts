@@ -4,6 +4,8 @@
  *   characters, `streamText` on) with one reader streaming it from the store as it runs, against
  *   the same run with no reader. The reader is what a page costs the run: polling the store and
  *   making chunks, in the same process. Target: ≤ 1.10×.
+ * - the same run, not durable, with one live reader (the run's events encoded as they happen, into
+ *   a bounded queue the reader drains) against none. Target: ≤ 1.10×.
  * - reconnecting: a page that lost its connection asks for the stream after a chunk id (picked at
  *   random over the whole finished run); the time to its first chunk (the `Response` read up to
  *   its first bytes). Target: p99 ≤ 50 ms on this machine.
@@ -47,6 +49,26 @@ async function readAll(store: JournalRunStore, runId: string): Promise<number> {
   return count;
 }
 
+/** The same run, not durable: with or without a live reader (an observer into a bounded queue) read as it goes. */
+async function liveRun(withReader: boolean): Promise<number> {
+  const model = new ScriptedModel(() => stream(json({ answer: ANSWER }), { chunkSize: 8 }));
+  const agent = createAgent({ name: 'writer', client: model.client(), enableCache: false });
+  const workflow = createWorkflow({ name: 'research', streamText: true }, async (ctx) => {
+    for (let i = 0; i < STEPS; i += 1) await ctx.step('write', () => agent.prompt(createPrompt({ user: `part ${i}`, responseFormat: Answer })));
+    return STEPS;
+  });
+  const reading = withReader
+    ? (async () => {
+        for await (const chunk of runChunks(workflow, { textField: 'answer' })) void chunk;
+      })()
+    : Promise.resolve();
+  const start = now();
+  await workflow.run();
+  const ns = elapsedNs(start);
+  await reading;
+  return ns;
+}
+
 /** One run on a fresh store folder, with or without a reader; the run's time in ns. */
 async function oneRun(withReader: boolean): Promise<{ ns: number; chunks: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'gs-w16-'));
@@ -84,6 +106,15 @@ export async function runW16(): Promise<void> {
     }
   }
   const ratio = median(read) / median(alone);
+  const liveAlone: number[] = [];
+  const liveRead: number[] = [];
+  await liveRun(true);
+  await liveRun(false);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? [false, true] : [true, false];
+    for (const withReader of order) (withReader ? liveRead : liveAlone).push(await liveRun(withReader));
+  }
+  const liveRatio = median(liveRead) / median(liveAlone);
 
   // Reconnects over one finished run, at random chunk ids.
   const dir = mkdtempSync(join(tmpdir(), 'gs-w16-'));
@@ -116,6 +147,8 @@ export async function runW16(): Promise<void> {
       [
         ['run, no reader', fmtMs(median(alone)), '-', '-', '-', '-'],
         [`run, one reader streaming it from the store (${int(chunks)} chunks)`, fmtMs(median(read)), '-', fmtX(ratio), `≤ ${fmtX(TARGET_READER)}`, recordRatio('W16', 'durable run with one streaming reader vs none', ratio, TARGET_READER)],
+        ['live run (not durable), no reader', fmtMs(median(liveAlone)), '-', '-', '-', '-'],
+        ['live run, one reader of its events as they happen', fmtMs(median(liveRead)), '-', fmtX(liveRatio), `≤ ${fmtX(TARGET_READER)}`, recordRatio('W16', 'live run with one streaming reader vs none', liveRatio, TARGET_READER)],
         [
           `reconnect after a random chunk id, to first chunk (${int(RECONNECTS)} reconnects)`,
           fmtMs(median(waits)),

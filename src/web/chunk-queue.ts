@@ -3,17 +3,20 @@ import type { RunChunk } from './ui-chunk.js';
 /**
  * Chunks between a run that writes them and a reader that may be slow or gone. Bounded: a reader
  * that falls this far behind loses the stream (it ends with an error chunk telling it to
- * reconnect), never the run its memory or time.
+ * reconnect), never the run its memory or time. Iterated by hand, not by a generator: a chunk
+ * already queued is handed over without a promise of its own per step of a generator.
  */
 export class ChunkQueue implements AsyncIterable<RunChunk> {
   private items: RunChunk[] = [];
   private head = 0;
   private closed = false;
-  private wake: (() => void) | undefined;
+  private waiting: ((result: IteratorResult<RunChunk>) => void) | undefined;
 
   constructor(
     private readonly limit: number,
     private readonly onOverflow: () => RunChunk,
+    /** The reader stopped reading (`return()`, a `break` out of `for await`). */
+    private readonly onLeave: () => void = () => undefined,
   ) {}
 
   /** False once closed (the run ended, the reader left, or it fell behind). */
@@ -30,34 +33,49 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
       return;
     }
     for (const chunk of chunks) this.items.push(chunk);
-    this.signal();
+    this.hand();
   }
 
   close(): void {
     this.closed = true;
-    this.signal();
+    this.hand();
   }
 
-  private signal(): void {
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+  /** Gives a waiting reader the next chunk (or the end). */
+  private hand(): void {
+    const waiting = this.waiting;
+    if (waiting === undefined) return;
+    const next = this.take();
+    if (next === undefined) return;
+    this.waiting = undefined;
+    waiting(next);
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<RunChunk> {
-    for (;;) {
-      while (this.head < this.items.length) {
-        const chunk = this.items[this.head] as RunChunk;
-        this.head += 1;
-        // Read chunks are let go in steps, not one by one: the array is copied rarely.
-        if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-          this.items = this.items.slice(this.head);
-          this.head = 0;
-        }
-        yield chunk;
+  private take(): IteratorResult<RunChunk> | undefined {
+    if (this.head < this.items.length) {
+      const value = this.items[this.head] as RunChunk;
+      this.head += 1;
+      // Read chunks are let go in steps, not one by one: the array is copied rarely.
+      if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+        this.items = this.items.slice(this.head);
+        this.head = 0;
       }
-      if (this.closed) return;
-      await new Promise<void>((resolve) => (this.wake = resolve));
+      return { value, done: false };
     }
+    return this.closed ? { value: undefined, done: true } : undefined;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RunChunk> {
+    return {
+      next: () => {
+        const next = this.take();
+        return next !== undefined ? Promise.resolve(next) : new Promise((resolve) => (this.waiting = resolve));
+      },
+      return: () => {
+        this.close();
+        this.onLeave();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+    };
   }
 }

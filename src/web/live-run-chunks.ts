@@ -25,11 +25,14 @@ export interface LiveStreamOptions extends RunStreamOptions {
 export function liveRunChunks(workflow: StreamableWorkflow, options: LiveStreamOptions = {}): AsyncIterable<RunChunk> {
   const encoder = new UIChunkEncoder(options);
   let last = '0';
-  const queue = new ChunkQueue(options.bufferChunks ?? 10_000, () => ({
-    id: last,
-    chunk: { type: 'error', errorText: 'The reader fell behind the run and was disconnected; reconnect to read on.' },
-  }));
-  const unsubscribe = workflow.addObserver({
+  let unsubscribe: Unsubscribe = () => undefined;
+  const queue = new ChunkQueue(
+    options.bufferChunks ?? 10_000,
+    () => ({ id: last, chunk: { type: 'error', errorText: 'The reader fell behind the run and was disconnected; reconnect to read on.' } }),
+    // The reader left: the run stops paying for this stream.
+    () => unsubscribe(),
+  );
+  unsubscribe = workflow.addObserver({
     onEvent(event: WorkflowEvent) {
       const chunks = encoder.encode(event, event.id);
       if (chunks.length > 0) last = (chunks.at(-1) as RunChunk).id;
@@ -44,15 +47,5 @@ export function liveRunChunks(workflow: StreamableWorkflow, options: LiveStreamO
     queue.close();
     unsubscribe();
   });
-  return {
-    async *[Symbol.asyncIterator]() {
-      try {
-        yield* queue;
-      } finally {
-        // The reader left (or the run ended): the run stops paying for this stream.
-        queue.close();
-        unsubscribe();
-      }
-    },
-  };
+  return queue;
 }
