@@ -145,6 +145,9 @@ export async function runW7(): Promise<void> {
       `   retention (default 1,000 per node); "over the run": heap after the last batch minus before the first / ${int(BATCHES * PER_BATCH)})\n` +
       `  heap per fully kept child, a loop of ${int(KEPT_LOOP)} children all within retention (retained after forced GC / ${int(KEPT_LOOP)}): ` +
       `${fmtBytes(perChild)} (target ≤ ${TARGET_KEPT_BYTES} B: ${recordRatio('W7', `heap per fully kept child / ${TARGET_KEPT_BYTES} B`, perChild / TARGET_KEPT_BYTES, 1)}):\n` +
-      `   two tree nodes, the child's Workflow (the parent's children list) and its events`,
+      `   two tree nodes, the child's Workflow (the parent's children list) and its events\n` +
+      // Info: each run's reading, so the spread is visible (compiled code made or dropped during a
+      // run counts in heapUsed too and moves single runs by ±100 B per child).
+      `   each run (info): ${probe.retainedSamples.map((bytes) => fmtBytes(bytes / KEPT_LOOP)).join(' / ')}`,
   );
 }

@@ -391,26 +391,41 @@ export class TreeNode implements WorkflowNode {
 
   private get history(): NodeHistory | null {
     const more = this.more;
-    return more instanceof NodeHistory ? more : null;
+    return more === null || more instanceof TreeNode || Array.isArray(more) ? null : more;
   }
 
   private get childList(): TreeNode | TreeNode[] | null {
     const more = this.more;
-    return more instanceof NodeHistory ? more.children : more;
+    return more === null || more instanceof TreeNode || Array.isArray(more) ? more : more.children;
   }
 
   private set childList(list: TreeNode | TreeNode[] | null) {
-    const more = this.more;
-    if (more instanceof NodeHistory) more.children = list;
+    const history = this.history;
+    if (history !== null) history.children = list;
     else this.more = list;
   }
 
   private record(): NodeHistory {
-    const more = this.more;
-    if (more instanceof NodeHistory) return more;
-    const history = new NodeHistory(more);
-    this.more = history;
-    return history;
+    const history = this.history;
+    if (history !== null) return history;
+    // A literal, not a class: its shape lives as long as this code does, while a class's shapes
+    // die with its last instance and take the compiled code that used them along.
+    const made: NodeHistory = {
+      children: this.childList,
+      state: null,
+      soleKey: null,
+      soleValue: undefined,
+      attrs: null,
+      firstEvent: null,
+      secondEvent: null,
+      laterEvents: null,
+      logs: null,
+      prunedChildren: 0,
+      prunedAttrs: null,
+      unprunable: 0,
+    };
+    this.more = made;
+    return made;
   }
 
   addChild(child: TreeNode): void {
@@ -666,25 +681,23 @@ function mergeOne(into: AttrMap | null, key: NodeKey<unknown>, value: unknown): 
 }
 
 /** What a node has beyond its own start and end, made on first use: most nodes never need one. */
-class NodeHistory {
-  state: StateSnapshot | null = null;
+interface NodeHistory {
+  /** The node's children (see `TreeNode.more`). */
+  children: TreeNode | TreeNode[] | null;
+  state: StateSnapshot | null;
   /** The first feature value set on the node, by its key (`getAttr`/`setAttr`). */
-  soleKey: NodeKey<unknown> | null = null;
-  soleValue: unknown = undefined;
+  soleKey: NodeKey<unknown> | null;
+  soleValue: unknown;
   /** Further features' values by key, once a second key is set. */
-  attrs: AttrMap | null = null;
-  firstEvent: WorkflowEvent | null = null;
-  secondEvent: WorkflowEvent | null = null;
-  laterEvents: EventRing | null = null;
-  logs: RingBuffer<LogEntry> | null = null;
-  prunedChildren = 0;
+  attrs: AttrMap | null;
+  firstEvent: WorkflowEvent | null;
+  secondEvent: WorkflowEvent | null;
+  laterEvents: EventRing | null;
+  logs: RingBuffer<LogEntry> | null;
+  prunedChildren: number;
   /** What keys with a `merge` held in pruned children's subtrees. */
-  prunedAttrs: AttrMap | null = null;
+  prunedAttrs: AttrMap | null;
   /** Children beyond the limit that the last prune had to keep (still running). */
-  unprunable = 0;
-
-  constructor(
-    /** The node's children (see `TreeNode.more`). */
-    public children: TreeNode | TreeNode[] | null,
-  ) {}
+  unprunable: number;
 }
+

@@ -44,10 +44,10 @@ export type WorkflowExecutor<T> = (ctx: WorkflowContext) => Promise<T> | T;
  * executor (`new Workflow(config, async ctx => ...)`, see `createWorkflow`).
  */
 export class Workflow<T = unknown> implements WorkflowRuntime {
-  /** @internal What the workflow was configured with besides its name (shared when only a name). */
-  readonly config: Readonly<WorkflowConfig>;
-  /** @internal */ readonly executor: WorkflowExecutor<T> | undefined;
   /** @internal */ readonly treeNode: TreeNode;
+  // The executor itself when the config is only a name (a functional child: one field, not two);
+  // else the config, with an executor in `rare`.
+  private spec: Readonly<WorkflowConfig> | WorkflowExecutor<T>;
 
   // Every field is 8 bytes on each child a parent keeps (decision 0091): the id and name live on
   // the node, and what most workflows never use lives in `rare`, made on first use.
@@ -72,11 +72,12 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
     // A config of a name alone (the usual child) shares one empty object: the name is on the node.
     const config: Readonly<WorkflowConfig> =
       typeof nameOrConfig === 'string' || onlyNamed(nameOrConfig) ? NAME_ONLY : Object.freeze(Object.assign({}, nameOrConfig));
-    this.config = config;
     const name = typeof nameOrConfig === 'string' ? nameOrConfig : (nameOrConfig?.name ?? new.target.name);
     this.realm = ownRealm(config, this, DEFAULT_SETTINGS);
     this.treeNode = new TreeNode('workflow', name, this);
-    this.executor = typeof second === 'function' ? second : undefined;
+    const executor = typeof second === 'function' ? second : undefined;
+    this.spec = executor !== undefined && config === NAME_ONLY ? executor : config;
+    if (executor !== undefined && config !== NAME_ONLY) this.rareParts().executor = executor as WorkflowExecutor<unknown>;
 
     // A subclass's own `run()` is wrapped per instance so it gets status, events and the ambient
     // scope without calling super; the base `run()` wraps itself.
@@ -102,17 +103,30 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   private runExecutor(): Promise<T> {
     return runWorkflow(this, async () => {
-      if (this.executor === undefined) {
+      const executor = this.executor;
+      if (executor === undefined) {
         throw new UsageError(
           `Workflow "${this.name}" has no executor: override run() in the subclass or pass an executor.`,
         );
       }
-      return this.executor(createContext<Workflow>(this));
+      return executor.call(this, createContext<Workflow>(this));
     });
   }
 
   get id(): string {
     return this.treeNode.id;
+  }
+
+  /** @internal What the workflow was configured with besides its name (one shared object when only a name). */
+  get config(): Readonly<WorkflowConfig> {
+    const spec = this.spec;
+    return typeof spec === 'function' ? NAME_ONLY : spec;
+  }
+
+  /** @internal */
+  get executor(): WorkflowExecutor<T> | undefined {
+    const spec = this.spec;
+    return typeof spec === 'function' ? spec : (this.rare?.executor as WorkflowExecutor<T> | undefined);
   }
 
   get name(): string {
@@ -486,6 +500,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   private rareParts(): RareParts {
     return (this.rare ??= {
+      executor: undefined,
       children: null,
       childListLimit: 4 * CHILD_LIST_BATCH,
       hub: null,
@@ -536,6 +551,8 @@ function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise
  * wait for idle. A parent spawning in a loop keeps a thousand children that have none of them.
  */
 interface RareParts {
+  /** A functional workflow's executor when its config sets more than a name. */
+  executor: WorkflowExecutor<unknown> | undefined;
   // Null until the first child. The list is compacted in batches like node lists: finished
   // children whose nodes retention pruned are forgotten, so a parent spawning in a loop stays
   // bounded and linear.

@@ -116,4 +116,19 @@ describe('what a finished child workflow keeps', () => {
     expect(parent.node.dropped.events).toBe(live.length - kept.length);
     expect(JSON.stringify(parent.toJSON().events)).toBe(JSON.stringify(expected));
   });
+
+  it('an executor runs with its workflow as `this`, whether the config sets only a name or more', async () => {
+    const seen: unknown[] = [];
+    const body = function (this: unknown): number {
+      seen.push(this);
+      return seen.length;
+    };
+    const named = createWorkflow({ name: 'named' }, body);
+    const configured = createWorkflow({ name: 'configured', retention: { maxEventsPerNode: 5 } }, body);
+    expect(await named.run()).toBe(1);
+    expect(await configured.run()).toBe(2);
+    expect(seen).toEqual([named, configured]);
+    expect(configured.name).toBe('configured');
+  });
 });
+
