@@ -1,15 +1,26 @@
 import type { ToolUseBlock } from '@anthropic-ai/sdk/resources/messages/messages';
-import { z } from 'zod';
+import type { ZodType } from 'zod';
 import { journalOf } from '../../core/run-journal.js';
 import { UsageError } from '../../errors/groundswell-error.js';
+import { loadedZodOrFail } from '../../util/load-zod.js';
 import { callJournalOf } from '../call-journal.js';
 import type { PausedTurn } from '../paused-turn.js';
 import type { PromptCall } from '../prompt-call.js';
 import type { ToolHandler } from '../toolset.js';
 
 /** What a person answers to a tool call that waits for approval. */
-const APPROVAL_ANSWER = z.object({ approved: z.boolean(), reason: z.string().max(2_000).optional() });
-export type ApprovalAnswer = z.output<typeof APPROVAL_ANSWER>;
+export interface ApprovalAnswer {
+  readonly approved: boolean;
+  readonly reason?: string | undefined;
+}
+
+let approvalAnswer: ZodType<ApprovalAnswer> | undefined;
+
+/** The answer's schema, made on first use: importing the package loads no zod. */
+function approvalSchema(): ZodType<ApprovalAnswer> {
+  const { z } = loadedZodOrFail();
+  return (approvalAnswer ??= z.object({ approved: z.boolean(), reason: z.string().max(2_000).optional() }));
+}
 
 /** The signal a tool call's approval waits for: the tool and its call, so two calls never share one. */
 function approvalName(toolName: string, toolUseId: string): string {
@@ -53,7 +64,7 @@ export async function approvalsOf<T>(
       kept = true;
     }
     const name = approvalName(toolUse.name, toolUse.id);
-    const answer = await journal.waitFor(workflow, node, name, APPROVAL_ANSWER, {
+    const answer = await journal.waitFor(workflow, node, name, approvalSchema(), {
       approval: { toolName: toolUse.name, toolUseId: toolUse.id, input: toolUse.input },
     });
     (answers ??= new Map()).set(toolUse.id, answer);
