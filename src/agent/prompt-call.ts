@@ -46,6 +46,12 @@ export type AgentStreamEvent<T> =
 interface UsageMeter {
   usage: TokenUsage;
   turns: number;
+  /**
+   * What an earlier process spent on this call before it stopped to wait for approval: part of
+   * the call's usage (its record, budgets), not of this process's node, which the earlier
+   * process's node already shows.
+   */
+  carried?: TokenUsage;
 }
 
 /** One agent call as it moves through the interceptor chain. */

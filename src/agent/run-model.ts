@@ -91,6 +91,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     toolCalls.push(...paused.toolCalls);
     usage = paused.usage;
     call.meter.usage = addUsage(call.meter.usage, paused.usage);
+    call.meter.carried = paused.usage;
     call.meter.turns += paused.requests;
     turn = paused.turn;
   }

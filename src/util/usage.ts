@@ -18,6 +18,18 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   return sum;
 }
 
+/** `a` without `b` (what `b` added to it): never below zero. */
+export function usageWithout(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const rest: TokenUsage = {
+    inputTokens: Math.max(0, a.inputTokens - b.inputTokens),
+    outputTokens: Math.max(0, a.outputTokens - b.outputTokens),
+    cacheCreationInputTokens: Math.max(0, a.cacheCreationInputTokens - b.cacheCreationInputTokens),
+    cacheReadInputTokens: Math.max(0, a.cacheReadInputTokens - b.cacheReadInputTokens),
+  };
+  if (a.costUsd !== undefined) rest.costUsd = Math.max(0, a.costUsd - (b.costUsd ?? 0));
+  return rest;
+}
+
 export function totalTokens(usage: TokenUsage): number {
   return usage.inputTokens + usage.outputTokens + usage.cacheCreationInputTokens + usage.cacheReadInputTokens;
 }

@@ -108,6 +108,15 @@ describe('tool calls that need approval', () => {
       return last;
     })();
     expect(final?.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'output-available', output: 'refunded 25' });
+
+    // The call shows twice, once per process: suspended at the approval, then completed. Its
+    // tokens are shown once: the resumed node has only what was spent after the approval.
+    const calls = final?.parts.filter((p) => p.type === 'data-node' && (p as { data: { kind: string } }).data.kind === 'agent').map((p) => (p as { data: { status: string; usage?: { inputTokens: number; outputTokens: number } } }).data);
+    expect(calls?.map((c) => c.status)).toEqual(['suspended', 'completed']);
+    const stored = (await store.loadRun('refund-1')).calls[0]?.usage;
+    const shown = (calls ?? []).reduce((sum, c) => sum + (c.usage?.inputTokens ?? 0) + (c.usage?.outputTokens ?? 0), 0);
+    expect(shown).toBe((stored?.inputTokens ?? -1) + (stored?.outputTokens ?? -1));
+    expect(calls?.every((c) => (c.usage?.inputTokens ?? 0) > 0)).toBe(true);
     expect(final?.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).at(-1)).toBe('Refunded 25.');
   });
 

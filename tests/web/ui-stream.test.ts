@@ -103,6 +103,21 @@ describe('a run as a UI message stream', () => {
   });
 });
 
+describe('an answer given through the forced answer tool', () => {
+  it('streams as text too: the tool’s input is the answer’s JSON, written piece by piece', async () => {
+    const model = new ScriptedModel([stream(toolUse('final_answer', REPORT), { chunkSize: 5 })]);
+    const writer = createAgent({ name: 'writer', structuredOutput: 'tool', ...(await agentModel(model)) });
+    const workflow = createWorkflow({ name: 'tool-mode', streamText: true }, async (ctx) =>
+      ctx.step('write', () => writer.prompt(createPrompt({ user: 'write', responseFormat: Report }))),
+    );
+    const chunks = collect(runChunks(workflow, { textField: 'report', nodes: 'none' }));
+    await expect(workflow.run()).resolves.toEqual(REPORT);
+    const deltas = (await chunks).filter((c) => c.chunk.type === 'text-delta').map((c) => (c.chunk as { delta: string }).delta);
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toBe(REPORT.report);
+  });
+});
+
 describe('a reader that does not keep up with a live run', () => {
   it('is cut off with an error chunk past its buffer, and the run goes on to the end', async () => {
     const workflow = createWorkflow({ name: 'busy' }, async (ctx) => {

@@ -4,9 +4,11 @@ import type { Workflow } from '../../core/workflow.js';
 import { isDeepFrozen } from '../../util/deep-freeze.js';
 import { nextEventId } from '../../util/ids.js';
 import { serializeError } from '../../util/serialize-error.js';
-import { totalTokens, ZERO_USAGE } from '../../util/usage.js';
+import { totalTokens, usageWithout, ZERO_USAGE } from '../../util/usage.js';
+import type { TokenUsage } from '../../types/usage.js';
 import { NODE_USAGE } from '../../util/node-usage.js';
 import { recordPromptCall } from '../../core/last-prompt.js';
+import { isSuspension } from '../../errors/predicates.js';
 import { providerFamily } from '../model/provider-family.js';
 import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from '../prompt-call.js';
 
@@ -45,7 +47,8 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
   }
   try {
     const outcome = withTotals(call, await next(call));
-    node.setAttr(NODE_USAGE, outcome.usage);
+    const usage = ownUsage(call, outcome.usage);
+    node.setAttr(NODE_USAGE, usage);
     // A reflection's own call is not a result of the workflow's work.
     if (tree.workflow && tree.node && tree.node.parent?.kind !== 'reflection') {
       recordPromptCall(tree.workflow, tree.node, outcome.value);
@@ -55,7 +58,7 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     tree.finish('completed', ran?.endedAt);
     const duration = ran !== undefined ? ran.endedAt - ran.startedAt : tree.now() - started;
     const output = answerText(outcome);
-    const { model, stopReason, usage, turns, cached } = outcome;
+    const { model, stopReason, turns, cached } = outcome;
     // One literal per event (a replayed call's names it, before the output, as it always did).
     if (outcome.replayed === true) {
       tree.emit({ type: 'agentPromptEnd', agentName, model, promptId, status: 'completed', duration, stopReason, usage, turns, cached, replayed: true, output });
@@ -84,8 +87,10 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
     // Turns already answered were paid for, and so were a feature's own requests (a grounding
     // pass before a refused first turn): they count in the event, the node and the rollups.
     const paid = call.meter.turns > 0 || totalTokens(call.meter.usage) > 0;
-    if (tree.node && paid) tree.node.setAttr(NODE_USAGE, call.meter.usage);
-    tree.finish(tree.workflow?.isCancelled ? 'cancelled' : 'failed');
+    const spent = ownUsage(call, call.meter.usage);
+    if (tree.node && paid) tree.node.setAttr(NODE_USAGE, spent);
+    // A call stopped to wait for approval is suspended, as its step and run are: not failed.
+    tree.finish(tree.workflow?.isCancelled ? 'cancelled' : isSuspension(error) ? 'suspended' : 'failed');
     tree.emit({
       type: 'agentPromptEnd',
       agentName,
@@ -94,13 +99,19 @@ async function inTree<T>(call: PromptCall<T>, next: PromptHandler): Promise<Prom
       status: tree.node?.status ?? 'failed',
       duration: tree.now() - started,
       stopReason: null,
-      usage: paid ? call.meter.usage : { ...ZERO_USAGE },
+      usage: paid ? spent : { ...ZERO_USAGE },
       turns: call.meter.turns,
       cached: false,
       error: serializeError(error),
     });
     throw error;
   }
+}
+
+/** The usage this process's node shows: the call's, less what an earlier process's node shows. */
+function ownUsage<T>(call: PromptCall<T>, usage: TokenUsage): TokenUsage {
+  const carried = call.meter.carried;
+  return carried === undefined ? usage : usageWithout(usage, carried);
 }
 
 /** Marks a replayed call's node and starts it when the call ran; its original times, if kept. */

@@ -5,6 +5,7 @@ import { checkedAnswer } from '../checked-answer.js';
 import { loadedAnthropicRuntime } from '../load-anthropic-runtime.js';
 import { failedAttemptEvent } from './failed-attempt-event.js';
 import type { ModelAdapter, ModelRequestContext } from './model-adapter.js';
+import { ANSWER_TOOL } from '../structured-output.js';
 import { attemptFailure, retryWaitMs, type SdkErrorClasses } from './sdk-retry-policy.js';
 
 // One adapter per client, so a call costs no allocation for it.
@@ -114,6 +115,12 @@ function attempt(
   }
   const stream = client.messages.stream(params, options);
   stream.on('text', (text) => onText(text));
+  // A forced answer tool's input is the answer's JSON: streamed as its text, as a JSON answer is.
+  let answerBlock = -1;
+  stream.on('streamEvent', (event) => {
+    if (event.type === 'content_block_start') answerBlock = event.content_block.type === 'tool_use' && event.content_block.name === ANSWER_TOOL ? event.index : answerBlock;
+    else if (event.type === 'content_block_delta' && event.index === answerBlock && event.delta.type === 'input_json_delta') onText(event.delta.partial_json);
+  });
   return {
     answer: checkedAnswer({ agentName, tree, attempt: number, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) }),
     // A stream that got its response and then failed began answering: the SDK would not retry it either.

@@ -4,6 +4,7 @@ import { systemClock } from '../../util/clock.js';
 import { errorMessage } from '../../util/describe.js';
 import { MalformedResponseError, ProviderApiError } from '../agent-errors.js';
 import type { LanguageModelLike, ProviderCallOptions, ProviderContent, ProviderStreamPart } from './language-model.js';
+import { ANSWER_TOOL } from '../structured-output.js';
 import type { ModelAdapter, ModelAnswer, ModelRequestContext } from './model-adapter.js';
 import { toMessage, UnreadableAnswer, type ProviderAnswer } from './provider-answer.js';
 import { providerFamily } from './provider-family.js';
@@ -108,6 +109,9 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
   let usage: unknown;
   let id: string | undefined;
   let modelId = model.modelId;
+  // A forced answer tool's input is the answer's JSON: streamed as the answer's text, as a
+  // native JSON answer is, so a page can show it as it is written.
+  let answerInput: string | undefined;
   const reader = parts.getReader();
   for (;;) {
     let next: Awaited<ReturnType<typeof reader.read>>;
@@ -121,6 +125,10 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
     const part: ProviderStreamPart = value;
     if (part.type === 'text-delta' && typeof part.delta === 'string') {
       text += part.delta;
+      onText(part.delta);
+    } else if (part.type === 'tool-input-start' && part.toolName === ANSWER_TOOL) {
+      answerInput = part.id;
+    } else if (part.type === 'tool-input-delta' && answerInput !== undefined && part.id === answerInput && typeof part.delta === 'string') {
       onText(part.delta);
     } else if (part.type === 'tool-call') {
       content.push(part);
