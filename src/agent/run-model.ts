@@ -165,7 +165,7 @@ async function askModel<T>(
   base: Omit<MessageCreateParamsNonStreaming, 'messages'>,
   messages: MessageParam[],
   turn: number,
-  pieces: Pick<TextPieces, 'onText' | 'flush'> | undefined,
+  pieces: StreamedPieces | undefined,
   beforeRetry: ReturnType<typeof retryGate> | undefined,
 ): Promise<{ response: ModelAnswer; usage: TokenUsage }> {
   const features = call.turnFeatures;
@@ -201,7 +201,7 @@ async function askModel<T>(
   const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
   let response: ModelAnswer;
   try {
-    response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, beforeRetry });
+    response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, onReasoning: pieces?.onReasoning, beforeRetry });
     pieces?.flush();
   } catch (error) {
     pieces?.flush();
@@ -287,13 +287,30 @@ function textOf(content: readonly ContentBlock[]): string {
  * Where the pieces of a streamed answer go: the caller of `agent.stream()`, and `agentText` events
  * when the call's tree streams text. Undefined when neither wants them: the request is not streamed.
  */
-function textListener<T>(call: PromptCall<T>, turnNow: () => number): Pick<TextPieces, 'onText' | 'flush'> | undefined {
+function textListener<T>(call: PromptCall<T>, turnNow: () => number): StreamedPieces | undefined {
   const stream = call.onStream;
   const workflow = call.tree.node !== undefined && streamsText(call.tree.workflow) ? call.tree.workflow : undefined;
   if (workflow === undefined) return stream === undefined ? undefined : { onText: (text) => stream({ type: 'text', text }), flush() {} };
   const agentName = call.agentName;
-  return new TextPieces(workflow, (delta) => {
+  const text = new TextPieces(workflow, (delta) => {
     call.tree.emit({ type: 'agentText', agentName, turn: turnNow(), delta });
     stream?.({ type: 'text', text: delta });
   });
+  // Reasoning is the tree's only: `agent.stream()` has never yielded it.
+  const reasoning = new TextPieces(workflow, (delta) => call.tree.emit({ type: 'agentText', agentName, turn: turnNow(), delta, reasoning: true }));
+  return {
+    onText: text.onText,
+    onReasoning: reasoning.onText,
+    flush() {
+      reasoning.flush();
+      text.flush();
+    },
+  };
+}
+
+/** Where a streamed request's pieces go, and how what was held back is let out at its end. */
+interface StreamedPieces {
+  readonly onText: (text: string) => void;
+  readonly onReasoning?: (text: string) => void;
+  flush(): void;
 }

@@ -161,6 +161,8 @@ export interface AgentTextEvent extends EventBase {
   /** 1-based turn of the call's tool loop. */
   readonly turn: number;
   readonly delta: string;
+  /** A piece of the model's reasoning (where it gives it), not of its answer. */
+  readonly reasoning?: true;
 }
 /** A local tool call finished (or was refused by a hook). */
 export interface ToolInvocationEvent extends EventBase {

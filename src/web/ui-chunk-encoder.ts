@@ -9,6 +9,10 @@ interface OpenText {
   readonly picker: JsonTextPicker;
   /** Pieces of the answer seen (whether or not they added text). */
   pieces: number;
+  /** The call's reasoning part, once the model gave some. */
+  reasoning: string | undefined;
+  /** Whether the text part was started: at its first text, so reasoning given before it comes first. */
+  started: boolean;
 }
 
 /**
@@ -76,7 +80,7 @@ export class UIChunkEncoder {
       case 'agentPromptStart':
         return this.callStarted(event.nodeId, event.workflowId, event.agentName, event.timestamp);
       case 'agentText':
-        return this.textWritten(event.nodeId, event.delta);
+        return event.reasoning === true ? this.reasoned(event.nodeId, event.delta) : this.textWritten(event.nodeId, event.delta);
       case 'agentPromptEnd':
         return this.callEnded(event);
       case 'toolInvocation':
@@ -165,7 +169,7 @@ export class UIChunkEncoder {
     this.nodeEnded(nodeId, status, duration);
     // A suspended run goes on when a signal resumes it (in this process or another): no finish.
     if (!root || status === 'suspended') return;
-    for (const text of this.texts.values()) this.push({ type: 'text-end', id: text.partId });
+    for (const text of this.texts.values()) this.endText(text);
     this.texts.clear();
     if (status !== 'completed') this.push({ type: 'error', errorText: this.failure ?? `The run ended ${status}.` });
     this.push({ type: 'finish', finishReason: status === 'completed' ? 'stop' : status === 'failed' ? 'error' : 'other' });
@@ -173,7 +177,7 @@ export class UIChunkEncoder {
   }
 
   private interrupted(): void {
-    for (const text of this.texts.values()) this.push({ type: 'text-end', id: text.partId });
+    for (const text of this.texts.values()) this.endText(text);
     this.texts.clear();
     for (const node of this.open.values()) this.node({ ...node, status: 'interrupted' });
     this.open.clear();
@@ -206,16 +210,39 @@ export class UIChunkEncoder {
     if (!this.wantsText({ agentName, workflowId, byRoot: workflowId === this.rootWorkflowId })) return;
     const partId = `text:${nodeId}`;
     if (this.texts.size === 0) this.push({ type: 'start-step' });
-    this.texts.set(nodeId, { partId, picker: new JsonTextPicker(this.options.textField), pieces: 0 });
-    this.push({ type: 'text-start', id: partId });
+    this.texts.set(nodeId, { partId, picker: new JsonTextPicker(this.options.textField), pieces: 0, reasoning: undefined, started: false });
+  }
+
+  private reasoned(nodeId: string, delta: string): void {
+    const text = this.texts.get(nodeId);
+    if (text === undefined || delta.length === 0) return;
+    if (text.reasoning === undefined) {
+      text.reasoning = `reasoning:${nodeId}`;
+      this.push({ type: 'reasoning-start', id: text.reasoning });
+    }
+    this.push({ type: 'reasoning-delta', id: text.reasoning, delta });
+  }
+
+  private textDelta(text: OpenText, delta: string): void {
+    if (delta.length === 0) return;
+    if (!text.started) {
+      text.started = true;
+      this.push({ type: 'text-start', id: text.partId });
+    }
+    this.push({ type: 'text-delta', id: text.partId, delta });
+  }
+
+  /** Ends the call's parts: its reasoning, then its text. */
+  private endText(text: OpenText): void {
+    if (text.reasoning !== undefined) this.push({ type: 'reasoning-end', id: text.reasoning });
+    if (text.started) this.push({ type: 'text-end', id: text.partId });
   }
 
   private textWritten(nodeId: string, piece: string): void {
     const text = this.texts.get(nodeId);
     if (text === undefined) return;
     text.pieces += 1;
-    const delta = text.picker.add(piece);
-    if (delta.length > 0) this.push({ type: 'text-delta', id: text.partId, delta });
+    this.textDelta(text, text.picker.add(piece));
   }
 
   private callEnded(event: AgentPromptEndEvent): void {
@@ -225,10 +252,9 @@ export class UIChunkEncoder {
     this.texts.delete(event.nodeId);
     // Not streamed (a cache hit, a replayed call, or `streamText` off): the answer in one piece.
     if (text.pieces === 0 && event.output !== undefined) {
-      const delta = text.picker.add(event.output);
-      if (delta.length > 0) this.push({ type: 'text-delta', id: text.partId, delta });
+      this.textDelta(text, text.picker.add(event.output));
     }
-    this.push({ type: 'text-end', id: text.partId });
+    this.endText(text);
     if (this.texts.size === 0) this.push({ type: 'finish-step' });
   }
 

@@ -9,6 +9,9 @@ export type UIChunk =
   | { readonly type: 'text-start'; readonly id: string }
   | { readonly type: 'text-delta'; readonly id: string; readonly delta: string }
   | { readonly type: 'text-end'; readonly id: string }
+  | { readonly type: 'reasoning-start'; readonly id: string }
+  | { readonly type: 'reasoning-delta'; readonly id: string; readonly delta: string }
+  | { readonly type: 'reasoning-end'; readonly id: string }
   | { readonly type: 'tool-input-available'; readonly toolCallId: string; readonly toolName: string; readonly input: unknown; readonly dynamic: true }
   | { readonly type: 'tool-output-available'; readonly toolCallId: string; readonly output: unknown; readonly dynamic: true }
   | { readonly type: 'tool-output-error'; readonly toolCallId: string; readonly errorText: string; readonly dynamic: true }

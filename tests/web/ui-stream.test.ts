@@ -95,11 +95,32 @@ describe('a run as a UI message stream', () => {
     const text = (await all).filter((c) => c.chunk.type === 'text-delta').map((c) => (c.chunk as { delta: string }).delta).join('');
     expect(JSON.parse(text)).toEqual(REPORT);
 
-    const again = await research(script());
-    const every = collect(runChunks(again, { text: 'all', nodes: 'none', textField: 'note' }));
-    await again.run();
-    const starts = (await every).filter((c) => c.chunk.type === 'text-start').length;
-    expect(starts).toBe(2);
+    // The helper's call is its child workflow's: text only when asked for (a call with nothing to show has no part).
+    const textOf = (chunks: RunChunk[]): string[] => chunks.filter((c) => c.chunk.type === 'text-delta').map((c) => (c.chunk as { delta: string }).delta);
+    for (const [text, expected] of [['all', 'helper note'], ['root', '']] as const) {
+      const again = await research(script());
+      const chunks = collect(runChunks(again, { text, nodes: 'none', textField: 'note' }));
+      await again.run();
+      expect(textOf(await chunks).join('')).toBe(expected);
+    }
+  });
+});
+
+describe('the model’s reasoning', () => {
+  it('streams as a reasoning part of the call, before its text, where the model gives it', async () => {
+    const thought = 'Tides: the moon pulls the sea; write two lines.';
+    const model = new ScriptedModel([stream([{ type: 'thinking', thinking: thought, signature: 'sig' }, { type: 'text', text: JSON.stringify(REPORT) }], { chunkSize: 4 })]);
+    const writer = createAgent({ name: 'writer', ...(await agentModel(model)) });
+    const workflow = createWorkflow({ name: 'thinking', streamText: true }, async (ctx) =>
+      ctx.step('write', () => writer.prompt(createPrompt({ user: 'write', responseFormat: Report }))),
+    );
+    const message = lastMessage(toUIMessageStream(workflow, { textField: 'report', nodes: 'none' }));
+    await workflow.run();
+    const parts = (await message)?.parts ?? [];
+    expect(parts.filter((p) => p.type === 'reasoning' || p.type === 'text').map((p) => [p.type, (p as { text: string }).text])).toEqual([
+      ['reasoning', thought],
+      ['text', REPORT.report],
+    ]);
   });
 });
 

@@ -108,13 +108,14 @@ function attempt(
   context: ModelRequestContext,
   number: () => number,
 ): Attempt {
-  const { tree, agentName, onText } = context;
+  const { tree, agentName, onText, onReasoning } = context;
   if (onText === undefined) {
     const pending = client.messages.create(params, options);
     return { answer: checkedAnswer({ agentName, tree, attempt: number, answer: pending, response: () => pending.asResponse() }), connected: notStreamed };
   }
   const stream = client.messages.stream(params, options);
   stream.on('text', (text) => onText(text));
+  if (onReasoning !== undefined) stream.on('thinking', (thinking) => onReasoning(thinking));
   // A forced answer tool's input is the answer's JSON: streamed as its text, as a JSON answer is.
   let answerBlock = -1;
   stream.on('streamEvent', (event) => {

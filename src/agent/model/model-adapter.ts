@@ -8,6 +8,8 @@ export interface ModelRequestContext {
   readonly tree: CallTree;
   /** Set for `agent.stream()`: the answer's text as it arrives. */
   readonly onText: ((text: string) => void) | undefined;
+  /** With `onText`, when the call's tree streams text: the model's reasoning as it arrives, where it gives it. */
+  readonly onReasoning?: ((text: string) => void) | undefined;
   /** Set when budgets enclose the call: an adapter asks it before each retry it would send. */
   readonly beforeRetry?: BeforeRetry | undefined;
 }

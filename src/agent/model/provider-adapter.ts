@@ -40,7 +40,7 @@ async function send(model: LanguageModelLike, params: MessageCreateParamsNonStre
   try {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        if (context.onText !== undefined) return toMessage(await stream(model, options, context.onText));
+        if (context.onText !== undefined) return toMessage(await stream(model, options, context.onText, context.onReasoning));
         const result = await model.doGenerate(options);
         refuseUnsupported(model, result.warnings);
         return toMessage({
@@ -101,7 +101,12 @@ function isAnswerShapeError(error: unknown): boolean {
 }
 
 /** Streams the answer's text as it arrives; the tool calls and usage come whole at the end. */
-async function stream(model: LanguageModelLike, options: ProviderCallOptions, onText: (text: string) => void): Promise<ProviderAnswer> {
+async function stream(
+  model: LanguageModelLike,
+  options: ProviderCallOptions,
+  onText: (text: string) => void,
+  onReasoning: ((text: string) => void) | undefined,
+): Promise<ProviderAnswer> {
   const { stream: parts } = await model.doStream(options);
   const content: ProviderContent[] = [];
   let text = '';
@@ -126,6 +131,8 @@ async function stream(model: LanguageModelLike, options: ProviderCallOptions, on
     if (part.type === 'text-delta' && typeof part.delta === 'string') {
       text += part.delta;
       onText(part.delta);
+    } else if (part.type === 'reasoning-delta' && typeof part.delta === 'string') {
+      onReasoning?.(part.delta);
     } else if (part.type === 'tool-input-start' && part.toolName === ANSWER_TOOL) {
       answerInput = part.id;
     } else if (part.type === 'tool-input-delta' && answerInput !== undefined && part.id === answerInput && typeof part.delta === 'string') {
