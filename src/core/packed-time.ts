@@ -20,10 +20,13 @@ const eraBases: number[] = [];
 /** `to - from` in ticks when `from` plus them is exactly `to` again; -1 when not. */
 export function ticksBetween(from: number, to: number): number {
   const ticks = (to - from) * TICKS_PER_MS;
-  if (!Number.isInteger(ticks) || ticks < 0 || ticks > MAX_TICKS) return -1;
-  // `| 0` makes it a small integer: arithmetic on fractions gives a heap number even when whole,
-  // and a field would keep that 16-byte box.
-  return Object.is(from + ticks / TICKS_PER_MS, to) ? ticks | 0 : -1;
+  // In range first, so `| 0` (a small integer: arithmetic on fractions gives a heap number even
+  // when whole, and a field would keep that 16-byte box) is the number itself when whole.
+  if (!(ticks >= 0 && ticks <= MAX_TICKS)) return -1;
+  const whole = ticks | 0;
+  if (whole !== ticks || from + whole / TICKS_PER_MS !== to) return -1;
+  // -0 is the one reading `!==` cannot tell from 0; keep it as it is.
+  return to === 0 && 1 / to < 0 ? -1 : whole;
 }
 
 /** The reading `ticks` after `from` (exact when `ticksBetween` gave them). */
@@ -34,7 +37,9 @@ export function afterTicks(from: number, ticks: number): number {
 /** An era `at` can be kept in as ticks (opened for it if needed), or -1. */
 export function eraOf(at: number): number {
   const last = eraBases.length - 1;
-  for (let era = last; era >= 0 && era > last - ERAS_TRIED; era -= 1) {
+  // The newest era first, inline: nearly every reading is in it.
+  if (last >= 0 && ticksBetween(eraBases[last] as number, at) >= 0) return last;
+  for (let era = last - 1; era >= 0 && era > last - ERAS_TRIED; era -= 1) {
     if (ticksBetween(eraBases[era] as number, at) >= 0) return era;
   }
   if (eraBases.length >= MAX_ERAS || ticksBetween(at, at) !== 0) return -1;

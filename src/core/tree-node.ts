@@ -33,7 +33,7 @@ export class TreeNode implements WorkflowNode {
    * one small integer: a long run keeps hundreds of thousands of nodes, and every field is 8
    * bytes on each of them.
    */
-  private bits: number;
+  private bits = TIMED;
   // Start and end as ticks (an era's and the start's, see packed-time.ts) where exact, flagged in
   // `bits`; else the readings themselves. Read through `begin` and `end`.
   private beginKept: number | undefined = undefined;
@@ -56,7 +56,12 @@ export class TreeNode implements WorkflowNode {
     id: string = nextId(kind),
   ) {
     this.id = id;
-    this.bits = TIMED | (kindCode(kind) << KIND_SHIFT);
+    this.bits |= kindCode(kind) << KIND_SHIFT;
+  }
+
+  /** `kind === 'workflow'` without a table lookup (asked on every event a node records). */
+  private isWorkflowNode(): boolean {
+    return (this.bits & (FIELD_MASK << KIND_SHIFT)) === WORKFLOW_KIND;
   }
 
   get kind(): NodeKind {
@@ -88,7 +93,7 @@ export class TreeNode implements WorkflowNode {
 
   private set begin(at: number | undefined) {
     // The end is kept relative to the start: read it before the start moves, keep it again after.
-    const end = this.end;
+    const end = this.endKept === undefined ? undefined : this.end;
     this.bits &= ~(BEGIN_TICKS | (ERA_MASK << ERA_SHIFT));
     this.beginKept = at;
     const era = at === undefined ? -1 : eraOf(at);
@@ -131,9 +136,11 @@ export class TreeNode implements WorkflowNode {
   }
 
   get duration(): number | undefined {
+    if (!this.timed) return undefined;
     const begin = this.begin;
-    const end = this.end;
-    if (!this.timed || begin === undefined || end === undefined) return undefined;
+    const kept = this.endKept;
+    if (begin === undefined || kept === undefined) return undefined;
+    const end = (this.bits & END_TICKS) === 0 ? kept : afterTicks(begin, kept);
     return end - begin;
   }
 
@@ -161,7 +168,9 @@ export class TreeNode implements WorkflowNode {
   start(now: number): void {
     this.keepEndAsEvent();
     this.setStatus('running');
-    this.end = undefined;
+    // No end yet: cleared directly, so the start's setter has no end to keep again.
+    this.bits &= ~END_TICKS;
+    this.endKept = undefined;
     this.begin = now;
   }
 
@@ -314,7 +323,7 @@ export class TreeNode implements WorkflowNode {
       this.startSeq = event.id;
       return;
     }
-    if (max > 0 && this.endSeq === 0 && this.isOwnEnd(event) && (this.kind !== 'workflow' || this.hasRoom(max))) {
+    if (max > 0 && this.endSeq === 0 && this.isOwnEnd(event) && (!this.isWorkflowNode() || this.hasRoom(max))) {
       this.endSeq = event.id;
       if (event.type === 'stepEnd') this.bits = (this.bits & LOW_BITS) | (event.attempts << ATTEMPTS_SHIFT);
       return;
@@ -335,7 +344,7 @@ export class TreeNode implements WorkflowNode {
    * A workflow's start kept as numbers takes the first of the two oldest places.
    */
   private nextSlot(history: NodeHistory | null, max: number): 'first' | 'second' | 'later' {
-    if ((history?.firstEvent ?? null) === null && max >= 1 && !(this.startSeq !== 0 && this.kind === 'workflow')) return 'first';
+    if ((history?.firstEvent ?? null) === null && max >= 1 && !(this.startSeq !== 0 && this.isWorkflowNode())) return 'first';
     if ((history?.secondEvent ?? null) === null && max >= 2) return 'second';
     return 'later';
   }
@@ -366,15 +375,19 @@ export class TreeNode implements WorkflowNode {
   }
 
   private isOwnEnd(event: WorkflowEvent): boolean {
-    if (event.timestamp !== this.end || !this.isOwn(event)) return false;
-    if (this.kind === 'workflow') {
-      return event.type === 'workflowEnd' && event.name === this.name && event.status === this.status && event.duration === (this.duration ?? 0);
+    const end = this.end;
+    if (event.timestamp !== end || !this.isOwn(event)) return false;
+    // The duration as `duration` computes it, from the start and end read once.
+    const begin = this.begin;
+    const duration = this.timed && begin !== undefined && end !== undefined ? end - begin : undefined;
+    if (this.isWorkflowNode()) {
+      return event.type === 'workflowEnd' && event.name === this.name && event.status === this.status && event.duration === (duration ?? 0);
     }
     return (
       event.type === 'stepEnd' &&
       event.name === this.name &&
       event.status === this.status &&
-      event.duration === this.duration &&
+      event.duration === duration &&
       Number.isInteger(event.attempts) &&
       event.attempts >= 0 &&
       event.attempts <= MAX_PACKED_ATTEMPTS
@@ -529,13 +542,13 @@ export class TreeNode implements WorkflowNode {
 
   /** The type of the start event a node of this kind keeps as its id. */
   private startType(): 'workflowStart' | 'stepStart' {
-    return this.kind === 'workflow' ? 'workflowStart' : 'stepStart';
+    return this.isWorkflowNode() ? 'workflowStart' : 'stepStart';
   }
 
   private ownEndEvent(): WorkflowEvent {
     const base = { id: this.endSeq, nodeId: this.id, workflowId: this.workflowId, timestamp: this.end ?? 0 };
     // A workflow's end has the fields in the order run-workflow.ts builds them.
-    if (this.kind === 'workflow') return { ...base, type: 'workflowEnd', name: this.name, status: this.status, duration: this.duration ?? 0 };
+    if (this.isWorkflowNode()) return { ...base, type: 'workflowEnd', name: this.name, status: this.status, duration: this.duration ?? 0 };
     const event: StepEndEvent = { ...base, type: 'stepEnd', name: this.name, status: this.status, attempts: this.attempts };
     const duration = this.duration;
     return duration === undefined ? event : { ...event, duration };
@@ -559,7 +572,7 @@ export class TreeNode implements WorkflowNode {
         pruned += 1;
         node.bits |= PRUNED;
         // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
-        if (node.history !== null || node.childList !== null) history.prunedAttrs = node.foldSubtreeInto(history.prunedAttrs);
+        if (node.more !== null) history.prunedAttrs = node.foldSubtreeInto(history.prunedAttrs);
         continue;
       }
       list[write] = node;
@@ -577,6 +590,7 @@ export class TreeNode implements WorkflowNode {
    */
   private isPrunable(): boolean {
     if (!isFinished(this.status)) return false;
+    if (this.more === null) return true;
     const list = this.childList;
     if (list === null) return true;
     if (!Array.isArray(list)) return list.status !== 'running';
@@ -635,17 +649,48 @@ const MAX_PACKED_ATTEMPTS = 127;
 const KINDS: readonly NodeKind[] = ['workflow', 'step', 'task', 'agentPrompt', 'toolCall', 'mcpCall', 'reflection'];
 const STATUSES: readonly WorkflowStatus[] = ['idle', 'running', 'completed', 'failed', 'cancelled', 'suspended'];
 
+const WORKFLOW_KIND = 0 << KIND_SHIFT;
+
+// A switch, not a search or a map: a node is made, and its status set twice, for every step.
 function kindCode(kind: NodeKind): number {
-  const code = KINDS.indexOf(kind);
-  // A kind this table lacks would read back as another: fail loudly instead.
-  if (code < 0) throw new TypeError(`Unknown node kind ${String(kind)}`);
-  return code;
+  switch (kind) {
+    case 'workflow':
+      return 0;
+    case 'step':
+      return 1;
+    case 'task':
+      return 2;
+    case 'agentPrompt':
+      return 3;
+    case 'toolCall':
+      return 4;
+    case 'mcpCall':
+      return 5;
+    case 'reflection':
+      return 6;
+    default:
+      // A kind this table lacks would read back as another: fail loudly instead.
+      throw new TypeError(`Unknown node kind ${String(kind)}`);
+  }
 }
 
 function statusCode(status: WorkflowStatus): number {
-  const code = STATUSES.indexOf(status);
-  if (code < 0) throw new TypeError(`Unknown node status ${String(status)}`);
-  return code;
+  switch (status) {
+    case 'idle':
+      return 0;
+    case 'running':
+      return 1;
+    case 'completed':
+      return 2;
+    case 'failed':
+      return 3;
+    case 'cancelled':
+      return 4;
+    case 'suspended':
+      return 5;
+    default:
+      throw new TypeError(`Unknown node status ${String(status)}`);
+  }
 }
 
 type AttrMap = Map<NodeKey<unknown>, unknown>;
