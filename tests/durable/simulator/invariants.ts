@@ -38,6 +38,14 @@ export function violations(world: World, loaded: LoadedRun | undefined): string[
       if (earlier !== undefined) found.push(`step ${effect.step} ran in process ${effect.proc} after process ${earlier.proc}'s record of it was acknowledged`);
     }
   }
+  // The refund ran, and once its approval was sent (the run stored waiting for it, with the call's
+  // turn kept) no process asked the model that turn again.
+  if (!world.effects.some((effect) => effect.step === 'refund')) found.push('the approved refund never ran');
+  const sent = world.approvalSentAt;
+  if (sent === undefined) found.push('the refund was never approved: the run never waited for it');
+  for (const turn of world.firstTurns) {
+    if (sent !== undefined && turn.seq > sent) found.push(`process ${turn.proc} asked the model the refund turn again after its approval was sent`);
+  }
   // No acknowledged record lost or changed.
   const steps = new Map(loaded.steps.map((step) => [step.key, step]));
   for (const [key, acks] of world.stepAcks) {

@@ -2,7 +2,7 @@ import type { LoadedRun, RunStore } from 'groundswell/durable';
 import { planFaults, type FaultKind, type OperationCounts, type PlannedFault } from './faults.js';
 import { violations } from './invariants.js';
 import { Rng } from './rng.js';
-import { simWorkflow, type SimLibrary } from './sim-workflow.js';
+import { REFUND_APPROVAL, simWorkflow, type SimLibrary } from './sim-workflow.js';
 import { World } from './world.js';
 
 /** A store kind as the simulator drives it. */
@@ -109,7 +109,7 @@ async function startProcess(
   const settled = (async (): Promise<Outcome> => {
     try {
       const clean = await kit.clean();
-      let due: 'start' | 'signal' | 'resume' | 'finished';
+      let due: Due;
       try {
         due = await dueAction(clean.store, runId);
       } finally {
@@ -118,6 +118,10 @@ async function startProcess(
       if (due === 'finished') return { kind: 'finished' };
       if (due === 'start') await build().run();
       else if (due === 'signal') await lib.gs.signal(runId, 'approve', { ok: true }, { store, workflows });
+      else if (due === 'approve refund') {
+        world.approvalSentAt ??= world.seq();
+        await lib.gs.signal(runId, REFUND_APPROVAL, { approved: true }, { store, workflows });
+      }
       else await lib.gs.resume(runId, { store, workflows });
       return { kind: 'completed' };
     } catch (error) {
@@ -129,10 +133,16 @@ async function startProcess(
   return { outcome: Promise.race([settled, dead, paused]), settled: Promise.race([settled, dead]) };
 }
 
-async function dueAction(store: RunStore, runId: string): Promise<'start' | 'signal' | 'resume' | 'finished'> {
+type Due = 'start' | 'signal' | 'approve refund' | 'resume' | 'finished';
+
+async function dueAction(store: RunStore, runId: string): Promise<Due> {
   const run = await store.getRun(runId);
   if (run === undefined) return 'start';
   if (run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled') return 'finished';
+  if (run.status === 'suspended' && run.waitingFor?.name === REFUND_APPROVAL) {
+    const { signals } = await store.loadRun(runId);
+    if (!signals.some((signal) => signal.name === REFUND_APPROVAL)) return 'approve refund';
+  }
   if (run.status === 'suspended' && run.waitingFor?.name === 'approve') {
     const { signals } = await store.loadRun(runId);
     if (!signals.some((signal) => signal.name === 'approve')) return 'signal';

@@ -6,6 +6,8 @@ import type { World } from './world.js';
 import { LEASE_MS } from './world.js';
 
 export const EXPECTED = '10|7|0,2,4|true|shipped';
+/** The signal the agent call's refund waits for (its tool use id is fixed by the script). */
+export const REFUND_APPROVAL = 'approval of refund (toolu_refund)';
 
 export interface SimLibrary {
   gs: typeof Groundswell;
@@ -14,12 +16,28 @@ export interface SimLibrary {
 
 /**
  * What every schedule runs: a step with a side effect, an agent call on the offline model inside a
- * step, a fan-out of three steps, a wait for a signal, and two steps after it. Each side effect is
- * told to the world (which holds it while the process is frozen, as a paused process would).
+ * step (its first answer asks for a refund tool that needs approval: the call waits for it, and
+ * goes on from that turn once approved), a fan-out of three steps, a wait for a signal, and two
+ * steps after it. Each side effect is told to the world (which holds it while the process is
+ * frozen, as a paused process would), and so is each first request of the agent call.
  */
 export function simWorkflow(lib: SimLibrary, store: RunStore, world: World, proc: number, runId: string): () => Groundswell.Workflow<string> {
-  const model = new lib.testing.ScriptedModel(() => lib.testing.json({ n: 7 }));
-  const agent = lib.gs.createAgent({ name: 'asker', client: model.client({ maxRetries: 0 }) });
+  const model = new lib.testing.ScriptedModel((request) => {
+    if (lib.testing.toolResults(request).length > 0) return lib.testing.json({ n: 7 });
+    world.firstTurns.push({ proc, seq: world.seq() });
+    return lib.testing.toolUse('refund', { amount: 3 }, { id: 'toolu_refund' });
+  });
+  const refund = lib.gs.defineTool({
+    name: 'refund',
+    description: 'Refunds an amount.',
+    input: z.object({ amount: z.number() }),
+    needsApproval: true,
+    execute: async ({ amount }) => {
+      await world.effect(proc, 'refund');
+      return `refunded ${amount}`;
+    },
+  });
+  const agent = lib.gs.createAgent({ name: 'asker', client: model.client({ maxRetries: 0 }), tools: [refund] });
   return () =>
     lib.gs.createWorkflow({ name: 'Simulated', clock: world.clock, durable: { store, runId, leaseMs: LEASE_MS } }, async (ctx) => {
       const charged = await ctx.step('charge', async () => {

@@ -35,6 +35,10 @@ export class World {
   /** Final statuses stores acknowledged (completed or failed), in order. */
   readonly finals: Array<{ status: string; result: unknown; proc: number }> = [];
   readonly notes: string[] = [];
+  /** When each process sent the agent call's first request (the one whose answer asks for the refund). */
+  readonly firstTurns: Array<{ proc: number; seq: number }> = [];
+  /** When the refund's approval was sent: the run was stored waiting for it, with the call's turn kept. */
+  approvalSentAt: number | undefined;
   /** The process whose synchronous store code runs right now (file operations are charged to it). */
   current: number | undefined;
   private seqNo = 0;
