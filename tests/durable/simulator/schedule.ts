@@ -2,6 +2,7 @@ import type { LoadedRun, RunStore } from 'groundswell/durable';
 import { planFaults, type FaultKind, type OperationCounts, type PlannedFault } from './faults.js';
 import { violations } from './invariants.js';
 import { Rng } from './rng.js';
+import { runChunks, type RunChunk } from 'groundswell/web';
 import { REFUND_APPROVAL, simWorkflow, type SimLibrary } from './sim-workflow.js';
 import { World } from './world.js';
 
@@ -77,14 +78,20 @@ export async function runSchedule(lib: SimLibrary, kit: StoreKit, seed: number, 
     for (const zombie of paused.splice(0)) await zombie;
     const clean = await kit.clean();
     let loaded: LoadedRun | undefined;
+    let stream: RunChunk[] | undefined;
     try {
       loaded = await clean.store.loadRun(runId);
+      // The run's stream as a page reads it from the store (the run streams its text).
+      if (loaded.run.status === 'completed') {
+        stream = [];
+        for await (const chunk of runChunks({ store: clean.store, runId }, { pollMs: 1 })) stream.push(chunk);
+      }
     } catch (error) {
       world.notes.push(`loading the run failed: ${(error as Error).message}`);
     } finally {
       await clean.close();
     }
-    const found = finished ? violations(world, loaded) : [`the run did not complete in ${MAX_PROCESSES} processes`, ...violations(world, loaded)];
+    const found = finished ? violations(world, loaded, stream) : [`the run did not complete in ${MAX_PROCESSES} processes`, ...violations(world, loaded, stream)];
     return { seed, store: kit.kind, faults: plan, injected: world.injected, processes, violations: found, notes: world.notes, counts: { ...world.counts }, outcomes };
   } finally {
     unwire();

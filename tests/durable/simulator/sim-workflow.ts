@@ -39,7 +39,7 @@ export function simWorkflow(lib: SimLibrary, store: RunStore, world: World, proc
   });
   const agent = lib.gs.createAgent({ name: 'asker', client: model.client({ maxRetries: 0 }), tools: [refund] });
   return () =>
-    lib.gs.createWorkflow({ name: 'Simulated', clock: world.clock, durable: { store, runId, leaseMs: LEASE_MS } }, async (ctx) => {
+    lib.gs.createWorkflow({ name: 'Simulated', clock: world.clock, streamText: true, durable: { store, runId, leaseMs: LEASE_MS } }, async (ctx) => {
       const charged = await ctx.step('charge', async () => {
         await world.effect(proc, 'charge');
         return 10;

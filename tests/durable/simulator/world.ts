@@ -39,6 +39,8 @@ export class World {
   readonly firstTurns: Array<{ proc: number; seq: number }> = [];
   /** When the refund's approval was sent: the run was stored waiting for it, with the call's turn kept. */
   approvalSentAt: number | undefined;
+  /** When each simulated process started. */
+  readonly startedAt = new Map<number, number>();
   /** The process whose synchronous store code runs right now (file operations are charged to it). */
   current: number | undefined;
   private seqNo = 0;
@@ -73,6 +75,7 @@ export class World {
   readonly pauses = new Map<number, Deferred<void>>();
 
   watch(proc: number): void {
+    this.startedAt.set(proc, this.seq());
     this.deaths.set(proc, deferred());
     this.pauses.set(proc, deferred());
   }
