@@ -36,7 +36,9 @@ export function violations(world: World, loaded: LoadedRun | undefined, stream?:
     for (const [stepKey, acks] of world.stepAcks) {
       if (!stepKey.endsWith(`:${effect.step}#0`)) continue;
       const earlier = acks.find((ack) => ack.seq < effect.seq);
-      if (earlier !== undefined) found.push(`step ${effect.step} ran in process ${effect.proc} after process ${earlier.proc}'s record of it was acknowledged`);
+      // A body the process was paused inside of finishes when it goes on (see World.pausedInside);
+      // a body it began after the pause must not: its store writes are refused first.
+      if (earlier !== undefined && !world.pausedInside(effect.proc, effect.step)) found.push(`step ${effect.step} ran in process ${effect.proc} after process ${earlier.proc}'s record of it was acknowledged`);
     }
   }
   // The refund ran, and once its approval was sent (the run stored waiting for it, with the call's

@@ -41,10 +41,12 @@ export function simWorkflow(lib: SimLibrary, store: RunStore, world: World, proc
   return () =>
     lib.gs.createWorkflow({ name: 'Simulated', clock: world.clock, streamText: true, durable: { store, runId, leaseMs: LEASE_MS } }, async (ctx) => {
       const charged = await ctx.step('charge', async () => {
+        world.enter(proc, 'charge');
         await world.effect(proc, 'charge');
         return 10;
       });
       const asked = await ctx.step('ask', async () => {
+        world.enter(proc, 'ask');
         const answer = await agent.prompt(lib.gs.createPrompt({ user: 'a number', responseFormat: z.object({ n: z.number() }) }));
         await world.effect(proc, 'ask');
         return answer.n;
@@ -52,6 +54,7 @@ export function simWorkflow(lib: SimLibrary, store: RunStore, world: World, proc
       const parts = await Promise.all(
         [0, 1, 2].map((i) =>
           ctx.step(`part-${i}`, async () => {
+            world.enter(proc, `part-${i}`);
             await world.effect(proc, `part-${i}`);
             return i * 2;
           }),
@@ -59,10 +62,12 @@ export function simWorkflow(lib: SimLibrary, store: RunStore, world: World, proc
       );
       const approval = await ctx.waitFor('approve', z.object({ ok: z.boolean() }));
       const shipped = await ctx.step('ship', async () => {
+        world.enter(proc, 'ship');
         await world.effect(proc, 'ship');
         return 'shipped';
       });
       await ctx.step('email', async () => {
+        world.enter(proc, 'email');
         await world.effect(proc, 'email');
       });
       return `${charged}|${asked}|${parts.join(',')}|${approval.ok}|${shipped}`;

@@ -47,6 +47,10 @@ export class World {
   private readonly dead = new Set<number>();
   private readonly paused = new Map<number, Deferred<void>>();
   private readonly wasPaused = new Set<number>();
+  /** Step bodies each process has begun and not yet finished with its side effect. */
+  private readonly inBody = new Map<number, Set<string>>();
+  /** The step bodies a process was inside of when it was paused. */
+  private readonly pausedInBody = new Map<number, ReadonlySet<string>>();
 
   constructor(readonly plan: readonly PlannedFault[]) {}
 
@@ -85,6 +89,7 @@ export class World {
     // A process is paused once: the schedule waits for the first pause only.
     if (this.paused.has(proc) || this.wasPaused.has(proc)) return;
     this.wasPaused.add(proc);
+    this.pausedInBody.set(proc, new Set(this.inBody.get(proc)));
     this.paused.set(proc, deferred());
     this.pauses.get(proc)?.resolve();
   }
@@ -109,9 +114,27 @@ export class World {
     return NEVER as Promise<T>;
   }
 
+  /** `proc` begins the body of step `step` (its side effect comes at the body's end). */
+  enter(proc: number, step: string): void {
+    const bodies = this.inBody.get(proc) ?? new Set<string>();
+    bodies.add(step);
+    this.inBody.set(proc, bodies);
+  }
+
+  /**
+   * Whether `proc` was paused while inside the body of `step`. Such a body goes on when the process
+   * does, as a stopped process's would: its side effect may come after another process redid the
+   * step (no store write stands between them to be refused). The framework cannot stop user code
+   * already running; the docs point to idempotency keys for it.
+   */
+  pausedInside(proc: number, step: string): boolean {
+    return this.pausedInBody.get(proc)?.has(step) === true;
+  }
+
   /** A side effect of step `step` in `proc` (waits while the process is frozen, as a real one would). */
   async effect(proc: number, step: string): Promise<void> {
     await this.frozen(proc);
+    this.inBody.get(proc)?.delete(step);
     this.effects.push({ proc, step, seq: this.seq() });
   }
 
