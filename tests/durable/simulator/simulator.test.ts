@@ -24,6 +24,9 @@ vi.mock('node:fs', async (importOriginal) => {
  * of an uninterrupted run, runs the workflow of sim-workflow.ts through them in as many simulated
  * processes as it takes, and checks the invariants of invariants.ts. A failing seed replays alone:
  *   GROUNDSWELL_SIM_SEED=<seed> GROUNDSWELL_SIM_STORE=<journal|postgres> npx vitest run tests/durable/simulator
+ * The workflow streams text, so its run also stores events every 50 ms of real time: a fault
+ * planned at the n-th store call may meet another call on a replay. The report names the faults
+ * and the processes' notes; rerun the seed a few times when it does not fail at once.
  */
 const SEEDS = Number(process.env.GROUNDSWELL_SIM_SEEDS ?? 150);
 const ONE_SEED = process.env.GROUNDSWELL_SIM_SEED === undefined ? undefined : Number(process.env.GROUNDSWELL_SIM_SEED);
