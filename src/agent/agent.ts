@@ -19,7 +19,7 @@ import {
 } from './prompt-call.js';
 import { buildUserContent } from './request-plan.js';
 import { SystemPromptBuilder } from './system-prompt.js';
-import { ZERO_USAGE } from '../util/usage.js';
+import { zeroUsage } from '../util/usage.js';
 import { reflectionAttempts } from './config/reflection-config.js';
 import { guidanceAt } from '../core/step-guidance.js';
 import { checkpointMode, groundingMode, type TrajectoryOptions } from './config/trajectory-config.js';
@@ -275,7 +275,10 @@ export class Agent {
       overrides,
       workflow,
     );
-    reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
+    // Only an options object can be invalid: no label is built for the usual boolean or unset.
+    if (settings.enableReflection !== undefined && typeof settings.enableReflection !== 'boolean') {
+      reflectionAttempts(settings.enableReflection, `agent "${this.name}"`);
+    }
     // The judge, reflection passes and the plan drafter see nothing of the run they are called from.
     const fresh = startsFresh(this, prompt);
     // The call's secrets (redacted values along the chain, env values), read once per call. The
@@ -322,7 +325,8 @@ export class Agent {
     const model = settings.languageModel === undefined ? anthropicAdapter(client as Anthropic) : providerAdapter(settings.languageModel);
     const cache = settings.enableCache !== false ? this.cache() : undefined;
     const cacheConfigured = this.config.cache !== undefined || (this.config.enableCache ?? false) !== false;
-    const meter = { usage: { ...ZERO_USAGE }, turns: 0 };
+    // A literal, not a spread of the frozen ZERO_USAGE (a slow copy, on every call).
+    const meter = { usage: zeroUsage(), turns: 0 };
     const budgets = callBudgets(tree, this.name, this.config.budget, prompt.budget, prompt.name, chargedBudgets(prompt));
     // Each revision builds on the last: its rewritten request and all guidance so far. One literal
     // per call, not a spread of a shared object (a cache hit is mostly this path's cost).

@@ -4,6 +4,7 @@ import { TreeNode } from '../core/tree-node.js';
 import type { Workflow } from '../core/workflow.js';
 import type { EventPayload } from '../types/events.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
+import { keepShape } from '../util/lasting-shape.js';
 
 /**
  * Where one agent call lands in the tree: its node under whatever is running now, and child
@@ -22,12 +23,17 @@ export class CallTree {
 
   static open(kind: NodeKind, name: string): CallTree {
     const workflow = getCurrentWorkflow();
-    if (workflow === undefined) return new CallTree(undefined, undefined);
+    if (workflow === undefined) return CallTree.outside();
     const parent = workflow.mountPoint();
     const node = new TreeNode(kind, name, workflow);
     parent.addChild(node);
     node.start(workflow.clock.now());
     return new CallTree(workflow, node);
+  }
+
+  /** The tree of a call outside any workflow: no node, nobody to tell. */
+  static outside(): CallTree {
+    return new CallTree(undefined, undefined);
   }
 
   now(): number {
@@ -75,3 +81,7 @@ export class CallTree {
     return (this.combined ??= AbortSignal.any(run === undefined ? [...limits] : [run, ...limits]));
   }
 }
+
+// Every call's tree dies with its call: one is kept, so the code using trees stays optimized
+// (made after the class, not in a static block: an instance made there did not keep the shape).
+keepShape(CallTree.outside());

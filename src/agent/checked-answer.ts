@@ -24,14 +24,21 @@ export interface PendingAnswer {
  * never a raw `SyntaxError`/`TypeError`. The SDK's own errors (HTTP status, connection,
  * abort, an error event in the stream) pass through as they are.
  */
-export function checkedAnswer(pending: PendingAnswer): Promise<Message> {
+export function checkedAnswer(pending: PendingAnswer, recover?: (error: unknown) => Promise<Message>): Promise<Message> {
   // `then`, not an async function: the usual answer passes with no frame or extra hop of its own.
+  // `recover` (the adapter's retries) takes every failure here, as a `.catch` on the result
+  // would, without the promise that `.catch` costs every answer that passes.
   return pending.answer.then(
     (value) => {
       const problem = messageProblem(value);
-      return problem === undefined ? (value as Message) : notAMessage(pending, problem);
+      if (problem === undefined) return value as Message;
+      const failed = notAMessage(pending, problem);
+      return recover === undefined ? failed : failed.catch(recover);
     },
-    (error: unknown) => unreadable(pending, error),
+    (error: unknown) => {
+      const failed = unreadable(pending, error);
+      return recover === undefined ? failed : failed.catch(recover);
+    },
   );
 }
 

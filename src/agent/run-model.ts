@@ -18,7 +18,8 @@ import { ANSWER_TOOL, parseAnswer } from './structured-output.js';
 import { indexHandlers, localHandler, mcpHandlers, type ToolHandler } from './toolset.js';
 import { UsageError } from '../errors/groundswell-error.js';
 import { isLanguageModel } from './model/language-model.js';
-import type { ModelAdapter, ModelAnswer } from './model/model-adapter.js';
+import type { ModelAdapter, ModelAnswer, ModelRequestContext } from './model/model-adapter.js';
+import type { Reservation } from '../budgets/reservation.js';
 import { providerAdapter } from './model/provider-adapter.js';
 import { providerFamily } from './model/provider-family.js';
 import type { RequestOverride } from './turn-feature.js';
@@ -96,14 +97,27 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     turn = paused.turn;
   }
 
+  // What every request of the call is sent with: made once per call, not once per request.
+  const context: ModelRequestContext = { agentName: call.agentName, tree: call.tree, onText: pieces?.onText, onReasoning: pieces?.onReasoning, beforeRetry };
+  // Without turn features or budgets nothing is awaited before a request: the loop sends it
+  // itself, with no async frame (a promise and a hop each way) per request around the send.
+  const plain = !withFeatures && call.budgets.length === 0;
+
   for (; turn <= settings.maxTurns; turn += 1) {
     let response: ModelAnswer;
     if (paused !== undefined && turn === paused.turn) {
       response = paused.response;
     } else {
-      const asked = await askModel(call, base, messages, turn, pieces, beforeRetry);
-      response = asked.response;
-      usage = addUsage(usage, asked.usage);
+      const request = plain ? plainRequest(call, base, messages, turn) : await shapedRequest(call, base, messages, turn);
+      try {
+        response = await request.model.send(request.params, context);
+        pieces?.flush();
+      } catch (error) {
+        pieces?.flush();
+        bookUnreadable(call, request.held, request.model.provider, request.params, error);
+        throw failedRequest(request.held, error, call.agentName);
+      }
+      usage = addUsage(usage, answered(call, request, response, turn));
     }
 
     // A text answer that does not ask for tools ends the call: nothing to look for in its content.
@@ -159,21 +173,39 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
   throw new MaxTurnsExceededError(call.agentName, settings.maxTurns);
 }
 
-/** One request of the tool loop: shaped by the call's turn features, reserved, sent, booked and reported. */
-async function askModel<T>(
+/** One request of the tool loop, ready to send: its body, the model it goes to, what it holds of the call's budgets. */
+interface TurnRequest {
+  readonly params: MessageCreateParamsNonStreaming;
+  readonly model: ModelAdapter;
+  readonly held: Reservation | undefined;
+  /** When it was sent (0 outside a tree, where nobody is told about single requests). */
+  readonly sentAt: number;
+}
+
+/** A request of a call without turn features or budgets: the base and the conversation, nothing to wait for. */
+function plainRequest<T>(call: PromptCall<T>, base: Omit<MessageCreateParamsNonStreaming, 'messages'>, messages: MessageParam[], turn: number): TurnRequest {
+  let params: MessageCreateParamsNonStreaming;
+  if (turn === 1) {
+    // The usual call is one turn: its request is the base with the first message, no copy.
+    params = base as MessageCreateParamsNonStreaming;
+    params.messages = [messages[0] as MessageParam];
+  } else {
+    params = { ...base, messages: [...messages] };
+  }
+  return { params, model: call.model, held: undefined, sentAt: call.tree.node === undefined ? 0 : call.tree.now() };
+}
+
+/** A request shaped by the call's turn features, then reserved on its budgets (both may wait). */
+async function shapedRequest<T>(
   call: PromptCall<T>,
   base: Omit<MessageCreateParamsNonStreaming, 'messages'>,
   messages: MessageParam[],
   turn: number,
-  pieces: StreamedPieces | undefined,
-  beforeRetry: ReturnType<typeof retryGate> | undefined,
-): Promise<{ response: ModelAnswer; usage: TokenUsage }> {
+): Promise<TurnRequest> {
   const features = call.turnFeatures;
-  const withFeatures = features.length > 0;
-  const onText = pieces?.onText;
   let params: MessageCreateParamsNonStreaming;
   let model: ModelAdapter = call.model;
-  if (withFeatures) {
+  if (features.length > 0) {
     // Features may compact the conversation in place: the request copies it afterwards.
     const shaped = await beforeRequest(call, features, turn, messages);
     params = { ...base, messages: [...messages] };
@@ -183,7 +215,6 @@ async function askModel<T>(
       model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
     }
   } else if (turn === 1) {
-    // The usual call is one turn: its request is the base with the first message, no copy.
     params = base as MessageCreateParamsNonStreaming;
     params.messages = [messages[0] as MessageParam];
   } else {
@@ -198,26 +229,22 @@ async function askModel<T>(
   if (held !== undefined) await keepReservation(call, held);
   // Read only in a tree: outside one nobody is told about single requests. After the
   // reservation: a request that waited for budget is timed from when it was sent.
-  const sentAt = call.tree.node === undefined ? 0 : call.tree.now();
-  let response: ModelAnswer;
-  try {
-    response = await model.send(params, { agentName: call.agentName, tree: call.tree, onText, onReasoning: pieces?.onReasoning, beforeRetry });
-    pieces?.flush();
-  } catch (error) {
-    pieces?.flush();
-    bookUnreadable(call, held, provider, params, error);
-    throw failedRequest(held, error, call.agentName);
-  }
+  return { params, model, held, sentAt: call.tree.node === undefined ? 0 : call.tree.now() };
+}
+
+/** An answered request: its usage priced, booked on the budgets, reported and metered; returns that usage. */
+function answered<T>(call: PromptCall<T>, request: TurnRequest, response: ModelAnswer, turn: number): TokenUsage {
+  const { params, model, held } = request;
   const priceModel = priceKeyOf(call.pricing, model.provider, response.model, params.model, call.settings.modelName);
   if (call.pricing !== undefined && call.pricing[priceModel] === undefined) call.missingPrice.note(call.tree, call.agentName, priceModel);
   learnAnsweredInput(held, response);
-  const turnUsage = bookedUsage(call, held, provider, params, response, priceModel);
-  if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, sentAt, response, turnUsage);
+  const turnUsage = bookedUsage(call, held, model.provider, params, response, priceModel);
+  if (call.tree.node !== undefined) reportRequest(call, providerFamily(model.provider), turn, params.model, request.sentAt, response, turnUsage);
   // The meter spans the whole call, failed attempts and reflection retries included.
   call.meter.usage = addUsage(call.meter.usage, turnUsage);
   call.meter.turns += 1;
   call.onStream?.({ type: 'usage', usage: turnUsage, turn });
-  return { response, usage: turnUsage };
+  return turnUsage;
 }
 
 const NO_HANDLERS: ReadonlyMap<string, ToolHandler> = new Map();

@@ -11,10 +11,13 @@ import type { PromptCall, PromptHandler, PromptInterceptor, PromptOutcome } from
  * errors, and a reflection pass that itself fails, end it.
  */
 export const reflectionInterceptor: PromptInterceptor = (call, next) => {
+  const setting = call.settings.enableReflection;
+  // Off (unset or false), the usual case: no level or label is worked out.
+  if (setting === undefined || setting === false) return next(call);
   const level: ReflectionLevel = call.prompt.settings.enableReflection !== undefined ? 'prompt' : 'agent';
   let attempts: number;
   try {
-    attempts = reflectionAttempts(call.settings.enableReflection, `${level} of agent "${call.agentName}"`);
+    attempts = reflectionAttempts(setting, `${level} of agent "${call.agentName}"`);
   } catch (error) {
     return Promise.reject(error);
   }

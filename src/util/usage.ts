@@ -7,6 +7,11 @@ export const ZERO_USAGE: Readonly<TokenUsage> = Object.freeze({
   cacheReadInputTokens: 0,
 });
 
+/** A fresh zero usage (a literal: a spread of the frozen ZERO_USAGE copies slowly). */
+export function zeroUsage(): TokenUsage {
+  return { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+}
+
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const sum: TokenUsage = {
     inputTokens: a.inputTokens + b.inputTokens,

@@ -11,11 +11,26 @@ import { attemptFailure, retryWaitMs, type SdkErrorClasses } from './sdk-retry-p
 // One adapter per client, so a call costs no allocation for it.
 const adapters = new WeakMap<Anthropic, ModelAdapter>();
 
+/**
+ * The adapter of one client. A class, not a literal with an arrow per client: every client's
+ * `send` is one function, so code that calls it is not thrown away when a client is collected
+ * (code that had inlined a client's own arrow was, each time an app or a test replaced its
+ * client, and ran slowly until optimized again; decision 0093).
+ */
+class AnthropicAdapter implements ModelAdapter {
+  readonly provider = 'anthropic';
+  constructor(private readonly client: Anthropic) {}
+
+  send(request: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
+    return send(this.client, request, context);
+  }
+}
+
 /** The Anthropic Messages API through the user's (or the offline kit's) client, natively. */
 export function anthropicAdapter(client: Anthropic): ModelAdapter {
   let adapter = adapters.get(client);
   if (adapter === undefined) {
-    adapter = { provider: 'anthropic', send: (request, context) => send(client, request, context) };
+    adapter = new AnthropicAdapter(client);
     adapters.set(client, adapter);
   }
   return adapter;
@@ -46,8 +61,11 @@ function send(client: Anthropic, params: MessageCreateParamsNonStreaming, contex
 
 /** The first attempt without an async frame of its own: the retry loop runs only after a failure. */
 function withAttempts(client: Anthropic, params: MessageCreateParamsNonStreaming, context: ModelRequestContext): Promise<Message> {
-  const first = attempt(client, params, attemptOptions(context.tree.signal, 1), context, firstAttempt);
-  return first.answer.catch((error: unknown) => retried(error, first, client, params, context));
+  // Assigned before any failure can reach `recover` (answers settle on a later turn).
+  let first: Attempt | undefined;
+  const recover = (error: unknown): Promise<Message> => retried(error, first as Attempt, client, params, context);
+  first = attempt(client, params, attemptOptions(context.tree.signal, 1), context, firstAttempt, recover);
+  return first.answer;
 }
 
 /** After attempt 1 failed with `error`: the next attempts, until one answers or the policy gives up. */
@@ -84,10 +102,11 @@ async function retried(error: unknown, failed: Attempt, client: Anthropic, param
 
 /** Attempt `number`'s options: no retries of the SDK's own, the run's signal, and (as the SDK sends on its retries) how many came before. */
 function attemptOptions(signal: AbortSignal | undefined, number: number): AttemptOptions {
-  const options: AttemptOptions = { maxRetries: 0 };
-  if (signal) options.signal = signal;
-  if (number > 1) options.headers = { 'X-Stainless-Retry-Count': String(number - 1) };
-  return options;
+  // Whole literals, not fields added one by one: a literal's shape lives as long as its code
+  // (shapes made by adding fields die with their last object, and the code using them with them).
+  if (number === 1) return signal ? { maxRetries: 0, signal } : { maxRetries: 0 };
+  const headers = { 'X-Stainless-Retry-Count': String(number - 1) };
+  return signal ? { maxRetries: 0, signal, headers } : { maxRetries: 0, headers };
 }
 
 function firstAttempt(): number {
@@ -107,11 +126,13 @@ function attempt(
   options: AttemptOptions,
   context: ModelRequestContext,
   number: () => number,
+  /** Where a failed attempt goes on (the next attempts); undefined: the failure is the answer. */
+  recover?: (error: unknown) => Promise<Message>,
 ): Attempt {
   const { tree, agentName, onText, onReasoning } = context;
   if (onText === undefined) {
     const pending = client.messages.create(params, options);
-    return { answer: checkedAnswer({ agentName, tree, attempt: number, answer: pending, response: () => pending.asResponse() }), connected: notStreamed };
+    return { answer: checkedAnswer({ agentName, tree, attempt: number, answer: pending, response: () => pending.asResponse() }, recover), connected: notStreamed };
   }
   const stream = client.messages.stream(params, options);
   stream.on('text', (text) => onText(text));
@@ -123,7 +144,7 @@ function attempt(
     else if (event.type === 'content_block_delta' && event.index === answerBlock && event.delta.type === 'input_json_delta') onText(event.delta.partial_json);
   });
   return {
-    answer: checkedAnswer({ agentName, tree, attempt: number, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) }),
+    answer: checkedAnswer({ agentName, tree, attempt: number, answer: stream.finalMessage(), response: () => Promise.resolve(stream.response) }, recover),
     // A stream that got its response and then failed began answering: the SDK would not retry it either.
     connected: () => stream.response !== undefined && stream.response !== null,
   };
