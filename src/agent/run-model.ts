@@ -183,11 +183,11 @@ interface TurnRequest {
 }
 
 /** A request of a call without turn features or budgets: the base and the conversation, nothing to wait for. */
-function plainRequest<T>(call: PromptCall<T>, base: Omit<MessageCreateParamsNonStreaming, 'messages'>, messages: MessageParam[], turn: number): TurnRequest {
+function plainRequest<T>(call: PromptCall<T>, base: MessageCreateParamsNonStreaming, messages: MessageParam[], turn: number): TurnRequest {
   let params: MessageCreateParamsNonStreaming;
   if (turn === 1) {
     // The usual call is one turn: its request is the base with the first message, no copy.
-    params = base as MessageCreateParamsNonStreaming;
+    params = base;
     params.messages = [messages[0] as MessageParam];
   } else {
     params = { ...base, messages: [...messages] };
@@ -198,7 +198,7 @@ function plainRequest<T>(call: PromptCall<T>, base: Omit<MessageCreateParamsNonS
 /** A request shaped by the call's turn features, then reserved on its budgets (both may wait). */
 async function shapedRequest<T>(
   call: PromptCall<T>,
-  base: Omit<MessageCreateParamsNonStreaming, 'messages'>,
+  base: MessageCreateParamsNonStreaming,
   messages: MessageParam[],
   turn: number,
 ): Promise<TurnRequest> {
@@ -215,7 +215,7 @@ async function shapedRequest<T>(
       model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
     }
   } else if (turn === 1) {
-    params = base as MessageCreateParamsNonStreaming;
+    params = base;
     params.messages = [messages[0] as MessageParam];
   } else {
     params = { ...base, messages: [...messages] };

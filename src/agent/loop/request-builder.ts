@@ -1,4 +1,4 @@
-import type { MessageCreateParamsNonStreaming, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { MessageCreateParamsNonStreaming, MessageParam, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
 import { UsageError } from '../../errors/groundswell-error.js';
 import type { JsonSchemaRuntime } from '../load-json-schema-runtime.js';
 import type { PromptCall } from '../prompt-call.js';
@@ -7,18 +7,25 @@ import type { ToolHandler } from '../toolset.js';
 import type { RequestOverride } from '../turn-feature.js';
 
 /**
- * Every request's fields but the messages, in the order they are sent (the key order is part of
- * the body recordings and cache keys compare). Plain assignments: this runs once per call.
+ * Every request's fields, in the order they are sent (the key order is part of the body
+ * recordings and cache keys compare), `messages` last and empty: each request sets its own.
+ * Plain assignments: this runs once per call.
  */
 export function requestBase<T>(
   call: PromptCall<T>,
   handlers: ReadonlyMap<string, ToolHandler>,
   toolMode: boolean,
   runtime: JsonSchemaRuntime,
-): Omit<MessageCreateParamsNonStreaming, 'messages'> {
+): MessageCreateParamsNonStreaming {
   const { plan } = call;
+  if (!toolMode && handlers.size === 0 && plan.systemParam !== undefined && plan.temperature === undefined && plan.stop === undefined) {
+    // The usual request (a system prompt, a structured answer, no tools) as one literal, its
+    // messages included: a shape made by adding fields dies with its last request, and the code
+    // reading requests (ours, the SDK's) with it, at every full GC between bursts of calls.
+    return { model: plan.model, max_tokens: plan.maxTokens, system: plan.systemParam, output_config: outputConfig(call.prompt.responseFormat, runtime), messages: NO_MESSAGES };
+  }
   // `temperature` is sent as before, though this SDK's request type no longer lists it.
-  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> & { temperature?: number } = {
+  const base: Omit<MessageCreateParamsNonStreaming, 'messages'> & { temperature?: number; messages?: MessageParam[] } = {
     model: plan.model,
     max_tokens: plan.maxTokens,
   };
@@ -31,8 +38,12 @@ export function requestBase<T>(
   if (tools.length > 0) base.tools = tools;
   if (toolMode) base.tool_choice = handlers.size > 0 ? { type: 'any' } : { type: 'tool', name: ANSWER_TOOL };
   else base.output_config = outputConfig(call.prompt.responseFormat, runtime);
-  return base;
+  base.messages = NO_MESSAGES;
+  return base as MessageCreateParamsNonStreaming;
 }
+
+/** What a base holds until a request sets its messages (never sent: every request sets them). */
+const NO_MESSAGES = Object.freeze([]) as unknown as MessageParam[];
 
 /** The request with the features' blocks after the cached system sections (for this request only). */
 export function withSystemBlocks(params: MessageCreateParamsNonStreaming, texts: readonly string[]): MessageCreateParamsNonStreaming {
