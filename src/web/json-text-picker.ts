@@ -25,11 +25,21 @@ export class JsonTextPicker {
   /** The decoded text `piece` adds (often empty). */
   add(piece: string): string {
     let out = '';
-    for (const ch of piece) {
-      if (this.raw) {
-        out += ch;
-        continue;
+    let i = 0;
+    while (i < piece.length) {
+      if (this.raw) return out + piece.slice(i);
+      if (this.capturing && this.escape.length === 0) {
+        // Plain characters of the picked string are copied as a run, not one by one.
+        const end = plainRunEnd(piece, i);
+        if (end > i) {
+          out += piece.slice(i, end);
+          i = end;
+          continue;
+        }
       }
+      // One UTF-16 unit at a time: only ASCII quotes, brackets and escapes matter here.
+      const ch = piece[i] as string;
+      i += 1;
       if (this.capturing) {
         out += this.captured(ch);
         continue;
@@ -110,4 +120,15 @@ export class JsonTextPicker {
     if (ch === '{' || ch === '[') this.depth += 1;
     else if (ch === '}' || ch === ']') this.depth -= 1;
   }
+}
+
+/** Where the run of characters from `from` that are neither a quote nor a backslash ends. */
+function plainRunEnd(text: string, from: number): number {
+  let at = from;
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code === 34 || code === 92) return at;
+    at += 1;
+  }
+  return at;
 }
