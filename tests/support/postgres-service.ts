@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { userInfo } from 'node:os';
 import pg from 'pg';
+import { afterAll } from 'vitest';
 
 /** How the tests reach PostgreSQL: GROUNDSWELL_PG_URL, else the local socket and database of .ci/run. */
 export const PG_CONNECTION: string | { host: string; database: string; user: string } =
@@ -28,4 +30,32 @@ export async function probePostgres(): Promise<ServiceProbe> {
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/** `PG_CONNECTION` as `pg` takes it. */
+export const PG_CONFIG: pg.PoolConfig = typeof PG_CONNECTION === 'string' ? { connectionString: PG_CONNECTION } : PG_CONNECTION;
+
+/** A test file's pool on the test database, and the schemas it made: dropped, then the pool ended, after the file's tests. */
+export interface TestSchemas {
+  readonly pool: pg.Pool;
+  /** A fresh schema name starting with `prefix`, dropped after the file's tests. */
+  schema(prefix: string): string;
+}
+
+/** Called at a test file's top level (it registers an `afterAll`). */
+export function useTestSchemas(probe: ServiceProbe, max: number): TestSchemas {
+  const pool = new pg.Pool({ ...PG_CONFIG, max });
+  const made: string[] = [];
+  afterAll(async () => {
+    if (probe.ok) for (const schema of made) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+  });
+  return {
+    pool,
+    schema(prefix) {
+      const schema = `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+      made.push(schema);
+      return schema;
+    },
+  };
 }

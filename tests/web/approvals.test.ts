@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readUIMessageStream, type UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool, isSuspension, UsageError } from 'groundswell';
 import { MemoryRunStore } from 'groundswell/durable';
@@ -7,6 +7,7 @@ import { json, ScriptedModel, toolUse } from 'groundswell/testing';
 import { answerApproval, runChunks, toUIMessageStream, type RunChunk, type UIChunk } from 'groundswell/web';
 import { agentModel } from '../support/model-path.js';
 import { toolResultsOf, resultText } from '../support/agent-helpers.js';
+import { collect, lastMessage } from './stream-reading.js';
 
 const Answer = z.object({ answer: z.string() });
 
@@ -29,12 +30,6 @@ async function desk(model: ScriptedModel, refunds: number[], store?: MemoryRunSt
     );
 }
 
-async function collect(chunks: AsyncIterable<RunChunk>): Promise<RunChunk[]> {
-  const out: RunChunk[] = [];
-  for await (const chunk of chunks) out.push(chunk);
-  return out;
-}
-
 async function chunksUntil(store: MemoryRunStore, stop: (chunk: UIChunk) => boolean): Promise<RunChunk[]> {
   const out: RunChunk[] = [];
   for await (const chunk of runChunks({ store, runId: 'refund-1' })) {
@@ -47,10 +42,7 @@ async function chunksUntil(store: MemoryRunStore, stop: (chunk: UIChunk) => bool
 /** The message as the AI SDK builds it from the run's stream so far (the run is suspended: the stream is cut there). */
 async function messageUntil(store: MemoryRunStore, stop: (chunk: UIChunk) => boolean): Promise<UIMessage | undefined> {
   const chunks = (await chunksUntil(store, stop)).map((c) => c.chunk);
-  let last: UIMessage | undefined;
-  const stream = new ReadableStream<never>({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk as never)), c.close()) });
-  for await (const message of readUIMessageStream({ stream })) last = message;
-  return last;
+  return lastMessage(new ReadableStream<UIChunk>({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }));
 }
 
 function approvalRequest(chunks: readonly RunChunk[]): { approvalId: string; toolCallId: string } {
@@ -102,11 +94,7 @@ describe('tool calls that need approval', () => {
 
     const all = await collect(runChunks({ store, runId: 'refund-1' }, { textField: 'answer' }));
     expect(all.at(-1)?.chunk.type).toBe('finish');
-    const final = await (async () => {
-      let last: UIMessage | undefined;
-      for await (const message of readUIMessageStream({ stream: toUIMessageStream({ store, runId: 'refund-1' }, { textField: 'answer' }) as ReadableStream<never> })) last = message;
-      return last;
-    })();
+    const final = await lastMessage(toUIMessageStream({ store, runId: 'refund-1' }, { textField: 'answer' }));
     expect(final?.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'output-available', output: 'refunded 25' });
 
     // The call shows twice, once per process: suspended at the approval, then completed. Its

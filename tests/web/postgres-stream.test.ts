@@ -1,33 +1,18 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PostgresRunStore } from 'groundswell/postgres';
 import { runChunks, uiMessageStreamResponse, type RunChunk } from 'groundswell/web';
 import { readRunStream } from 'groundswell/web/client';
-import { PG_CONNECTION, probePostgres } from '../support/postgres-service.js';
+import { probePostgres, useTestSchemas } from '../support/postgres-service.js';
 import { researchRun, SECTION, SECTIONS } from './stream-run.js';
+import { collect } from './stream-reading.js';
 
 // Needs a PostgreSQL server (see tests/support/postgres-service.ts); skipped with the reason without one.
 const probe = await probePostgres();
-const connection: pg.PoolConfig = typeof PG_CONNECTION === 'string' ? { connectionString: PG_CONNECTION } : PG_CONNECTION;
-const pool = new pg.Pool({ ...connection, max: 4 });
-const schemas: string[] = [];
-
-afterAll(async () => {
-  if (probe.ok) for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool.end();
-});
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
+const { pool, schema: freshSchema } = useTestSchemas(probe, 4);
 
 describe.skipIf(!probe.ok)('a run’s stream on PostgreSQL', () => {
   it('streams a live run from the store, and resumes after any chunk id over HTTP with nothing lost or repeated', async () => {
-    const schema = `gs_web_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-    schemas.push(schema);
+    const schema = freshSchema('gs_web');
     const store = new PostgresRunStore({ pool, schema });
     await store.migrate();
     // Read while it runs: the reader starts before the run exists.

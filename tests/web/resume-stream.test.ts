@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readUIMessageStream, type UIMessage } from 'ai';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow } from 'groundswell';
 import { MemoryRunStore } from 'groundswell/durable';
@@ -9,6 +8,7 @@ import { json, ScriptedModel, stream } from 'groundswell/testing';
 import { runChunks, uiMessageStreamResponse, writeUIMessageStream, type RunChunk, type UIChunk } from 'groundswell/web';
 import { readRunStream } from 'groundswell/web/client';
 import { agentModel } from '../support/model-path.js';
+import { collect, lastMessage } from './stream-reading.js';
 
 const Answer = z.object({ answer: z.string() });
 const ANSWER = 'Fifty words of tide tables, with "quotes", a\\backslash and ünïcödé ✓ in them.';
@@ -26,18 +26,6 @@ async function storedRun(store: MemoryRunStore, runId: string, gate?: Promise<vo
     });
     return answer.answer;
   });
-}
-
-async function collect<T>(chunks: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const chunk of chunks) out.push(chunk);
-  return out;
-}
-
-async function lastMessage(stream: ReadableStream<UIChunk>): Promise<UIMessage | undefined> {
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream: stream as ReadableStream<never> })) last = message;
-  return last;
 }
 
 /** A deterministic stream of numbers in [0, 1): the same cut points on every run. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { readUIMessageStream, type UIMessage } from 'ai';
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, defineTool } from 'groundswell';
 import { MemoryRunStore } from 'groundswell/durable';
 import { json, ScriptedModel, stream, toolUse } from 'groundswell/testing';
 import { runChunks, toUIMessageStream, type RunChunk, type UIChunk } from 'groundswell/web';
 import { agentModel } from '../support/model-path.js';
+import { collect, lastMessage } from './stream-reading.js';
 
 const Report = z.object({ title: z.string(), report: z.string() });
 const REPORT = { title: 'Tides', report: 'The moon pulls "the sea"; twice a day.\nSee ✓.' };
@@ -35,18 +35,6 @@ function script(): ScriptedModel {
     toolUse('lookup', { topic: 'tides' }),
     stream(json(REPORT), { chunkSize: 5 }),
   ]);
-}
-
-async function collect(chunks: AsyncIterable<RunChunk>): Promise<RunChunk[]> {
-  const out: RunChunk[] = [];
-  for await (const chunk of chunks) out.push(chunk);
-  return out;
-}
-
-async function lastMessage(stream: ReadableStream<UIChunk>): Promise<UIMessage | undefined> {
-  let last: UIMessage | undefined;
-  for await (const message of readUIMessageStream({ stream: stream as ReadableStream<never> })) last = message;
-  return last;
 }
 
 describe('a run as a UI message stream', () => {

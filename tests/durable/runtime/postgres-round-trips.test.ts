@@ -1,20 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWorkflow, type Workflow } from 'groundswell';
 import { PostgresRunStore, type PgClientLike, type PgPoolLike, type PgResultLike } from 'groundswell/postgres';
-import { PG_CONNECTION, probePostgres } from '../../support/postgres-service.js';
+import { probePostgres, useTestSchemas } from '../../support/postgres-service.js';
 
 // Needs a PostgreSQL server (see tests/support/postgres-service.ts); skipped with the reason without one.
 const probe = await probePostgres();
-const connection: pg.PoolConfig = typeof PG_CONNECTION === 'string' ? { connectionString: PG_CONNECTION } : PG_CONNECTION;
-const pool = new pg.Pool({ ...connection, max: 4 });
-const schemas: string[] = [];
-
-afterAll(async () => {
-  if (probe.ok) for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await pool.end();
-});
+const { pool, schema: freshSchema } = useTestSchemas(probe, 4);
 
 /** `pool`, recording the text of every statement sent through it or a client it lent: one round trip each. */
 function counting(inner: PgPoolLike, sent: string[]): PgPoolLike {
@@ -41,8 +32,7 @@ function counting(inner: PgPoolLike, sent: string[]): PgPoolLike {
 describe.skipIf(!probe.ok)('a durable run on PostgreSQL: round trips per settled step', () => {
   for (const fsync of ['checkpoints', 'every-record', 'off'] as const) {
     it(`one statement per settled step, its events included (fsync ${fsync})`, async () => {
-      const schema = `gs_trips_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-      schemas.push(schema);
+      const schema = freshSchema('gs_trips');
       const sent: string[] = [];
       const store = new PostgresRunStore({ pool: counting(pool, sent), schema, fsync });
       await store.migrate();
