@@ -32,8 +32,21 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
       this.close();
       return;
     }
-    for (const chunk of chunks) this.items.push(chunk);
+    for (const chunk of chunks) if (!this.merged(chunk)) this.items.push(chunk);
     this.hand();
+  }
+
+  /**
+   * A text piece for the same part as the last chunk still unread joins it: a reader that is
+   * behind gets the same text in fewer chunks (a live stream's ids are not for resuming).
+   */
+  private merged(chunk: RunChunk): boolean {
+    const last = this.head < this.items.length ? this.items[this.items.length - 1] : undefined;
+    const piece = chunk.chunk;
+    const before = last?.chunk;
+    if (last === undefined || before === undefined || piece.type !== 'text-delta' || before.type !== 'text-delta' || before.id !== piece.id) return false;
+    this.items[this.items.length - 1] = { id: last.id, chunk: { type: 'text-delta', id: piece.id, delta: before.delta + piece.delta } };
+    return true;
   }
 
   close(): void {

@@ -127,6 +127,17 @@ describe('an answer given through the forced answer tool', () => {
   });
 });
 
+describe('a live reader that is behind', () => {
+  it('gets the text pieces it has not read yet joined: the same text in fewer chunks', async () => {
+    const workflow = await research(script());
+    // Subscribed now, read only after the run: every piece of the answer is waiting.
+    const chunks = runChunks(workflow, { textField: 'report', nodes: 'none' });
+    await workflow.run();
+    const deltas = (await collect(chunks)).filter((c) => c.chunk.type === 'text-delta').map((c) => (c.chunk as { delta: string }).delta);
+    expect(deltas).toEqual([REPORT.report]);
+  });
+});
+
 describe('a reader that does not keep up with a live run', () => {
   it('is cut off with an error chunk past its buffer, and the run goes on to the end', async () => {
     const workflow = createWorkflow({ name: 'busy' }, async (ctx) => {
