@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
+import { onFirstUse } from './on-first-use.js';
 
 export type ZodModule = typeof import('zod');
 
-let loaded: ZodModule | undefined;
-let loading: Promise<ZodModule> | undefined;
+const zod = onFirstUse<typeof import('./zod-runtime.js'), ZodModule>(() => import('./zod-runtime.js'), (runtime) => runtime.zod);
 
 /**
  * zod, loaded on first use: importing groundswell must not pay for it (a workflow without agents
@@ -11,19 +11,12 @@ let loading: Promise<ZodModule> | undefined;
  * (esbuild turns this into require() in the latter). The same pattern as the SDK runtimes.
  */
 export function loadZod(): Promise<ZodModule> {
-  loading ??= import('./zod-runtime.js').then(
-    (runtime) => (loaded = runtime.zod),
-    (error: unknown) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
+  return zod.load();
 }
 
 /** zod if it has loaded already; lets synchronous paths use it once an async one has loaded it. */
 export function loadedZod(): ZodModule | undefined {
-  return loaded;
+  return zod.loaded();
 }
 
 /**
@@ -33,9 +26,7 @@ export function loadedZod(): ZodModule | undefined {
 export function loadedZodOrFail(): ZodModule {
   // A public schema used before any agent call (`DEFAULT_SPAWN_ANSWER.parse(...)`): load zod
   // synchronously rather than fail. Rare, and in an ESM program it may be zod's CommonJS copy.
-  loaded ??= requireZod();
-  loading ??= Promise.resolve(loaded);
-  return loaded;
+  return zod.provide(requireZod);
 }
 
 function requireZod(): ZodModule {
@@ -45,7 +36,6 @@ function requireZod(): ZodModule {
 }
 
 /** For an entry that imports zod statically anyway (groundswell/cache): its synchronous paths may use it at once. */
-export function provideZod(zod: ZodModule): void {
-  loaded ??= zod;
-  loading ??= Promise.resolve(loaded);
+export function provideZod(module: ZodModule): void {
+  zod.provide(() => module);
 }
