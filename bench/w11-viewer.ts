@@ -41,6 +41,9 @@ interface Reader {
   close(): void;
 }
 
+/** Longer than any node row's text up to its status: the tail of earlier chunks kept for the search. */
+const ROW_PREFIX_MAX = 4_096;
+
 /** How long the run's last batch may take to arrive before the workload fails (the batch timer is 100 ms). */
 const LAST_BATCH_TIMEOUT_MS = 10_000;
 
@@ -55,8 +58,8 @@ function openReader(viewer: Viewer): Promise<Reader> {
         lastBatch: (rootId) =>
           new Promise<void>((done, fail) => {
             const timer = setTimeout(() => fail(new Error(`W11: the run's last batch did not reach the reader in ${LAST_BATCH_TIMEOUT_MS} ms`)), LAST_BATCH_TIMEOUT_MS);
-            // A node row is flat up to its status (usage, the one nested field, comes after it).
-            const row = new RegExp(`\\{"id":"${rootId.replace(/[^\w-]/g, (c) => `\\${c}`)}"[^{}]*"status":"completed"`);
+            // A row on the stream is [id, parentId, name, kind, status, ...].
+            const row = new RegExp(`\\["${rootId.replace(/[^\w-]/g, (c) => `\\${c}`)}",(?:null|"[^"]*"),"(?:[^"\\\\]|\\\\.)*","\\w+","completed"`);
             waiting = {
               row,
               text: '',
@@ -72,8 +75,12 @@ function openReader(viewer: Viewer): Promise<Reader> {
       res.on('data', (chunk: Buffer) => {
         reader.bytes += chunk.length;
         if (waiting === undefined) return;
-        waiting.text += chunk.toString('utf8');
-        if (waiting.row.test(waiting.text)) waiting.done();
+        // Only the new text and a short tail of the old are searched: a row up to its status is
+        // far shorter than the tail, and searching all that arrived on every chunk made the
+        // reader's own work grow with the square of the batch (a browser does that in its own process).
+        const text = waiting.text + chunk.toString('utf8');
+        if (waiting.row.test(text)) waiting.done();
+        else waiting.text = text.slice(-ROW_PREFIX_MAX);
       });
       res.on('error', () => undefined);
       resolve(reader);

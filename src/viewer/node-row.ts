@@ -2,6 +2,7 @@ import type { WorkflowNode } from '../types/node.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
 import { sameUsage } from '../util/usage.js';
+import { toMicros, type WireRow } from './wire-row.js';
 
 /** One line of the page's tree: what a row shows, without events, logs or state (those load on demand). */
 export interface NodeRow {
@@ -21,24 +22,24 @@ export interface NodeRow {
   readonly logs: number;
 }
 
-/** `dropped` may be passed when the caller read it already (a live node builds it on each read). */
-export function nodeRow(node: WorkflowNode, rollup: TokenUsage | undefined, dropped: WorkflowNode['dropped'] = node.dropped): NodeRow {
-  const row: {
-    -readonly [K in keyof NodeRow]: NodeRow[K];
-  } = {
-    id: node.id,
-    parentId: node.parent?.id ?? null,
-    name: node.name,
-    kind: node.kind,
-    status: node.status,
-    events: eventCount(node) + dropped.events,
-    logs: node.logs.length + dropped.logs,
-  };
-  if (node.startTime !== undefined) row.startTime = node.startTime;
-  if (node.duration !== undefined) row.duration = node.duration;
-  if (node.replayed === true) row.replayed = true;
-  if (rollup !== undefined) row.usage = rollup;
-  return row;
+/**
+ * A node's row as the page's stream sends it, its start after `timeBase` (`dropped` may be
+ * passed when the caller read it already: a live node builds it on each read).
+ */
+export function wireRow(node: WorkflowNode, rollup: TokenUsage | undefined, timeBase: number, dropped: WorkflowNode['dropped'] = node.dropped): WireRow {
+  return [
+    node.id,
+    node.parent?.id ?? null,
+    node.name,
+    node.kind,
+    node.status,
+    eventCount(node) + dropped.events,
+    node.logs.length + dropped.logs,
+    toMicros(node.startTime, timeBase),
+    toMicros(node.duration),
+    node.replayed === true ? 1 : 0,
+    rollup ?? null,
+  ];
 }
 
 /** A live tree counts its events without rebuilding them; a loaded one has them as a list. */
@@ -48,19 +49,9 @@ function eventCount(node: WorkflowNode): number {
 }
 
 /** Whether two rows show the same thing: a batch sends only rows that differ from what was sent. */
-export function sameRow(a: NodeRow, b: NodeRow): boolean {
-  return (
-    a.id === b.id &&
-    a.parentId === b.parentId &&
-    a.name === b.name &&
-    a.kind === b.kind &&
-    a.status === b.status &&
-    a.startTime === b.startTime &&
-    a.duration === b.duration &&
-    a.replayed === b.replayed &&
-    a.events === b.events &&
-    a.logs === b.logs &&
-    sameUsage(a.usage, b.usage)
-  );
+export function sameRow(a: WireRow, b: WireRow): boolean {
+  for (let i = 0; i < USAGE_AT; i += 1) if (a[i] !== b[i]) return false;
+  return sameUsage(a[USAGE_AT] ?? undefined, b[USAGE_AT] ?? undefined);
 }
 
+const USAGE_AT = 10;

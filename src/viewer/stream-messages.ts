@@ -1,5 +1,5 @@
 import type { ComparisonView } from './compare-messages.js';
-import type { NodeRow } from './node-row.js';
+import type { WireRow } from './wire-row.js';
 import type { ViewerWait } from './viewer-wait.js';
 
 /**
@@ -11,17 +11,21 @@ import type { ViewerWait } from './viewer-wait.js';
 /** How the page labels the run; `compare` shows two runs side by side instead of a tree. */
 export type ViewerMode = 'live' | 'stored' | 'empty' | 'compare';
 
-/** The whole tree as rows, parents before children and siblings in order. */
+/** The whole tree as rows, parents before children and siblings in order (`fromWire` reads a row). */
 export interface TreeSnapshot {
   readonly rootId: string | null;
-  readonly rows: NodeRow[];
+  /** What the rows' start times count from (epoch milliseconds). */
+  readonly timeBase: number;
+  readonly rows: WireRow[];
 }
 
 /** What changed in the tree since the previous refresh. */
 export interface TreeChanges {
   readonly rootId: string | null;
+  /** What the rows' start times count from (epoch milliseconds). */
+  readonly timeBase: number;
   /** New or changed rows, parents before children. */
-  readonly upserted: NodeRow[];
+  readonly upserted: WireRow[];
   /** Rows gone from the tree (pruned by retention, or a new root). */
   readonly removed: string[];
 }

@@ -8,6 +8,7 @@ import { SIGNAL_PATH } from './signal-names.js';
 import { SseClients } from './sse-clients.js';
 import type { ViewerModel } from './viewer-model.js';
 import { viewerPage } from './viewer-page.js';
+import { fromWire } from './wire-row.js';
 
 /** What the request handler reads and asks of the running viewer. */
 export interface ViewerState {
@@ -98,7 +99,9 @@ function route(state: ViewerState, req: IncomingMessage, res: ServerResponse, bo
   }
   if (path === '/api/tree') {
     state.flushIfDirty();
-    sendJson(res, 200, state.model.snapshot());
+    // Rows with their field names: the compact form is for the page's stream only.
+    const { rootId, rows, timeBase } = state.model.snapshot();
+    sendJson(res, 200, { rootId, rows: rows.map((row) => fromWire(row, timeBase)) });
     return;
   }
   if (path === '/api/run') {

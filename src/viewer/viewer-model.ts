@@ -1,7 +1,8 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
-import { nodeRow, sameRow, type NodeRow } from './node-row.js';
+import { sameRow, wireRow } from './node-row.js';
+import type { WireRow } from './wire-row.js';
 import { sameUsage } from '../util/usage.js';
 import { ownUsage, subtreeUsage } from './subtree-usage.js';
 import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
@@ -9,7 +10,7 @@ import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 /** One node as last sent: its row, its part of the usage rollup and the children sent under it. */
 interface Known {
   readonly node: WorkflowNode;
-  row: NodeRow;
+  row: WireRow;
   parentId: string | null;
   /** `node.usage` when `own` was computed: a new object means new own usage. */
   usage: TokenUsage | null;
@@ -33,6 +34,8 @@ export class ViewerModel {
   private dirty = new Set<WorkflowNode>();
   private dirtyIds = new Set<string>();
   private whole = true;
+  /** What rows' start times count from (any fixed instant: rows carry small integers after it). */
+  readonly timeBase = Math.floor(Date.now());
 
   setRoot(root: WorkflowNode | null): void {
     this.root = root;
@@ -62,7 +65,7 @@ export class ViewerModel {
 
   refresh(): TreeChanges {
     if (this.whole) return this.rebuild();
-    const upserted: NodeRow[] = [];
+    const upserted: WireRow[] = [];
     const removed: string[] = [];
     const changed = new Set<Known>();
     const spent = new Set<Known>();
@@ -102,24 +105,24 @@ export class ViewerModel {
     for (const known of changed) {
       if (!this.known.has(known.node.id)) continue;
       this.reparent(known);
-      const row = nodeRow(known.node, known.total);
+      const row = wireRow(known.node, known.total, this.timeBase);
       if (sameRow(row, known.row)) continue;
       known.row = row;
       upserted.push(row);
     }
-    return { rootId: this.root?.id ?? null, upserted, removed };
+    return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
   }
 
   /** The rows as of the last refresh (so a new page and the batches after it agree). */
   snapshot(): TreeSnapshot {
-    const rows: NodeRow[] = [];
+    const rows: WireRow[] = [];
     if (this.root !== null) {
       for (const node of walkTree<WorkflowNode>(this.root)) {
         const known = this.known.get(node.id);
         if (known !== undefined) rows.push(known.row);
       }
     }
-    return { rootId: rows[0]?.id ?? null, rows };
+    return { rootId: rows[0]?.[0] ?? null, timeBase: this.timeBase, rows };
   }
 
   /** A node as of the last refresh; a node added since is found by a refresh first. */
@@ -137,7 +140,7 @@ export class ViewerModel {
     const order: Known[] = [];
     if (this.root !== null) {
       for (const node of walkTree<WorkflowNode>(this.root)) {
-        const entry = newKnown(node);
+        const entry = newKnown(node, this.timeBase);
         known.set(node.id, entry);
         order.push(entry);
         const parent = entry.parentId === null ? undefined : known.get(entry.parentId);
@@ -147,22 +150,22 @@ export class ViewerModel {
     // Children come after their parents in walk order, so a reverse pass sees children first.
     for (let i = order.length - 1; i >= 0; i -= 1) {
       const entry = order[i] as Known;
-      entry.total = subtreeUsage(entry.own, totalsOf(known, entry.kids));
+      if (entry.kids !== null) entry.total = subtreeUsage(entry.own, totalsOf(known, entry.kids));
     }
-    const upserted: NodeRow[] = [];
+    const upserted: WireRow[] = [];
     for (const entry of order) {
-      if (entry.total !== entry.own) entry.row = nodeRow(entry.node, entry.total);
+      if (entry.total !== entry.own) entry.row = wireRow(entry.node, entry.total, this.timeBase);
       const sent = before.get(entry.node.id);
       if (sent !== undefined && sameRow(sent.row, entry.row)) entry.row = sent.row;
       else upserted.push(entry.row);
     }
     const removed = [...before.keys()].filter((id) => !known.has(id));
     this.known = known;
-    return { rootId: this.root?.id ?? null, upserted, removed };
+    return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
   }
 
   /** A node not seen yet: its highest unseen ancestor's subtree joins (nothing outside the viewed tree does). */
-  private adopt(node: WorkflowNode, upserted: NodeRow[], spent: Set<Known>, fresh: Set<Known>): void {
+  private adopt(node: WorkflowNode, upserted: WireRow[], spent: Set<Known>, fresh: Set<Known>): void {
     let top = node;
     while (top.parent !== null && !this.known.has(top.parent.id)) top = top.parent;
     if (top.parent === null && top !== this.root) return;
@@ -171,8 +174,8 @@ export class ViewerModel {
     else for (const added of walkTree<WorkflowNode>(top)) if (!this.known.has(added.id)) this.join(added, upserted, spent, fresh);
   }
 
-  private join(added: WorkflowNode, upserted: NodeRow[], spent: Set<Known>, fresh: Set<Known>): void {
-    const entry = newKnown(added);
+  private join(added: WorkflowNode, upserted: WireRow[], spent: Set<Known>, fresh: Set<Known>): void {
+    const entry = newKnown(added, this.timeBase);
     this.known.set(added.id, entry);
     const parent = entry.parentId === null ? undefined : this.known.get(entry.parentId);
     if (parent !== undefined) (parent.kids ??= new Set()).add(added.id);
@@ -246,12 +249,12 @@ export class ViewerModel {
   }
 }
 
-function newKnown(node: WorkflowNode): Known {
+function newKnown(node: WorkflowNode, timeBase: number): Known {
   const dropped = node.dropped;
   const own = ownUsage(node, dropped);
   return {
     node,
-    row: nodeRow(node, own, dropped),
+    row: wireRow(node, own, timeBase, dropped),
     parentId: node.parent?.id ?? null,
     usage: node.usage,
     own,

@@ -1,4 +1,6 @@
 import { request, type IncomingHttpHeaders } from 'node:http';
+import type { NodeRow } from 'groundswell/viewer';
+import { fromWire, type WireRow } from '../../src/viewer/wire-row.js';
 
 export interface Answer {
   readonly status: number;
@@ -74,4 +76,10 @@ export function openEvents(url: string): Promise<EventStream> {
     });
     req.end();
   });
+}
+
+/** The rows a stream message carries (a snapshot's `rows`, a batch's `upserted`), read from their compact form. */
+export function rowsOf(message: { data: unknown }, field: 'rows' | 'upserted'): NodeRow[] {
+  const data = message.data as Partial<Record<typeof field, WireRow[]>> & { timeBase: number };
+  return (data[field] ?? []).map((row) => fromWire(row, data.timeBase));
 }

@@ -6,7 +6,7 @@ import type { WorkflowNode } from '../../src/types/node.js';
 import type { WorkflowObserver } from '../../src/types/observer.js';
 import type { WorkflowStatus } from '../../src/types/status.js';
 import { deferred } from '../support/deferred.js';
-import { get, openEvents, type EventStream } from './http-get.js';
+import { get, openEvents, rowsOf, type EventStream } from './http-get.js';
 import { releaseRun } from './release-run.js';
 
 let viewer: Viewer | undefined;
@@ -53,13 +53,12 @@ class CountedNode implements WorkflowNode {
 function pageRows(stream: EventStream): Map<string, NodeRow> {
   const rows = new Map<string, NodeRow>();
   for (const message of stream.messages) {
-    const data = message.data as { rows?: NodeRow[]; upserted?: NodeRow[]; removed?: string[] };
     if (message.event === 'snapshot') {
       rows.clear();
-      for (const row of data.rows ?? []) rows.set(row.id, row);
+      for (const row of rowsOf(message, 'rows')) rows.set(row.id, row);
     } else if (message.event === 'nodes') {
-      for (const row of data.upserted ?? []) rows.set(row.id, row);
-      for (const id of data.removed ?? []) rows.delete(id);
+      for (const row of rowsOf(message, 'upserted')) rows.set(row.id, row);
+      for (const id of (message.data as { removed: string[] }).removed) rows.delete(id);
     }
   }
   return rows;
@@ -74,14 +73,14 @@ describe('viewer batches', () => {
     viewer.attach({ root: { node: root, addObserver: (o) => ((observer = o), () => undefined) } });
     const stream = await openEvents(viewer.url);
     const snapshot = await stream.next((m) => m.event === 'snapshot');
-    expect((snapshot.data as { rows: NodeRow[] }).rows).toHaveLength(2001);
+    expect(rowsOf(snapshot, 'rows')).toHaveLength(2001);
 
     const target = nodes[1234] as CountedNode;
     target.status = 'completed';
     CountedNode.reads = 0;
     observer.onEvent?.({ id: 1, type: 'stepEnd', nodeId: target.id } as WorkflowEvent, target);
     const batch = await stream.next((m) => m.event === 'nodes');
-    expect((batch.data as { upserted: NodeRow[] }).upserted.map((r) => `${r.name}:${r.status}`)).toEqual(['item 1234:completed']);
+    expect(rowsOf(batch, 'upserted').map((r) => `${r.name}:${r.status}`)).toEqual(['item 1234:completed']);
     // One row rebuilt (its status and event count), not a walk of the tree.
     expect(CountedNode.reads).toBeLessThanOrEqual(4);
     stream.drop();
@@ -106,11 +105,11 @@ describe('viewer batches', () => {
     const watching = await openEvents(viewer.url);
     await watching.next((m) => m.event === 'snapshot');
     const running = both.run();
-    await watching.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'p30'));
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'p30'));
     gate.resolve();
     gathered.resolve();
     await running;
-    await watching.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'both' && r.status === 'completed'));
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'both' && r.status === 'completed'));
     const fresh = await openEvents(viewer.url);
     await fresh.next((m) => m.event === 'snapshot');
     const tree = JSON.parse((await get(new URL('/api/tree', viewer.url).href)).body) as { rows: NodeRow[] };
@@ -140,8 +139,8 @@ describe("a live run's end", () => {
     const done = run.run();
     gate.resolve();
     await done;
-    const end = await page.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'short' && r.status === 'completed'));
-    expect((end.data as { upserted: NodeRow[] }).upserted.map((r) => `${r.name}:${r.status}`)).toContain('only:completed');
+    const end = await page.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'short' && r.status === 'completed'));
+    expect(rowsOf(end, 'upserted').map((r) => `${r.name}:${r.status}`)).toContain('only:completed');
     page.drop();
   });
 });

@@ -10,7 +10,7 @@ import { serveViewer, ViewerError, type NodeDetails, type NodeRow, type Viewer }
 import { runCli } from '../../src/cli/run-cli.js';
 import { isAllowedHost } from '../../src/viewer/loopback-host.js';
 import { deferred } from '../support/deferred.js';
-import { get, openEvents } from './http-get.js';
+import { get, openEvents, rowsOf } from './http-get.js';
 import { GITHUB_TOKEN, releaseRun } from './release-run.js';
 
 let viewer: Viewer | undefined;
@@ -112,14 +112,14 @@ describe('viewer server', () => {
     const gone = await openEvents(viewer.url);
     const stays = await openEvents(viewer.url);
     const snapshot = await stays.next((m) => m.event === 'snapshot');
-    expect((snapshot.data as { rows: NodeRow[] }).rows.map((r) => r.name)).toEqual(['live']);
+    expect(rowsOf(snapshot, 'rows').map((r) => r.name)).toEqual(['live']);
     gone.drop();
     await gone.ended;
     const running = wf.run();
-    await stays.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'first' && r.status === 'completed'));
+    await stays.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'first' && r.status === 'completed'));
     gate.resolve();
     await running;
-    const last = await stays.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'live' && r.status === 'completed'));
+    const last = await stays.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'live' && r.status === 'completed'));
     expect((last.data as { mode: string }).mode).toBe('live');
     const tree = JSON.parse((await get(new URL('/api/tree', viewer.url).href)).body) as { rows: NodeRow[] };
     expect(tree.rows.map((r) => `${r.name}:${r.status}`)).toEqual(['live:completed', 'first:completed', 'second:completed']);
@@ -223,7 +223,7 @@ describe('groundswell view', () => {
     });
     await second.run();
     await store.putTree('r1', exportRun(second.node));
-    const batch = await events.next((m) => m.event === 'nodes' && (m.data as { upserted: NodeRow[] }).upserted.some((r) => r.name === 'report'));
+    const batch = await events.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'report'));
     expect((batch.data as { mode: string }).mode).toBe('live');
     stop.resolve();
     expect(await code).toBe(0);

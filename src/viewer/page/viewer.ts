@@ -5,6 +5,7 @@
  */
 import type { NodeDetails } from '../node-details.js';
 import type { NodeRow } from '../node-row.js';
+import { fromWire } from '../wire-row.js';
 import type { NodesMessage, SignalStatus, SnapshotMessage, StoredRun, ViewerMode } from '../stream-messages.js';
 import type { ViewerWait } from '../viewer-wait.js';
 import type { WorkflowStatus } from '../../types/status.js';
@@ -332,7 +333,7 @@ stream.addEventListener('snapshot', (e) => {
   wait = d.wait || null;
   signals = d.signals;
   stored = d.stored;
-  d.rows.forEach(upsert);
+  for (const row of d.rows) upsert(fromWire(row, d.timeBase));
   // Two runs side by side replace the tree (and come back to it when a run is shown again).
   document.body.classList.toggle('comparing', d.comparison !== null);
   byId('compare').hidden = d.comparison === null;
@@ -347,14 +348,14 @@ stream.addEventListener('snapshot', (e) => {
 stream.addEventListener('nodes', (e) => {
   const d = JSON.parse(e.data as string) as NodesMessage;
   d.removed.forEach(remove);
-  d.upserted.forEach(upsert);
+  for (const row of d.upserted) upsert(fromWire(row, d.timeBase));
   rootId = d.rootId;
   mode = d.mode;
   wait = d.wait || null;
   signals = d.signals;
   stored = d.stored;
   rebuild();
-  if (selected !== null && (d.touched === null || d.touched.indexOf(selected) >= 0 || d.upserted.some((r) => r.id === selected))) loadDetails();
+  if (selected !== null && (d.touched === null || d.touched.indexOf(selected) >= 0 || d.upserted.some((r) => r[0] === selected))) loadDetails();
 });
 stream.addEventListener('open', () => {
   connected = true;
