@@ -109,7 +109,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     touchedAll = false;
     const waitSent = waitChanged;
     waitChanged = false;
-    if (changes.upserted.length === 0 && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
+    if (changes.upserted.length === 0 && changes.removed !== 'all' && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
     clients.send(SseClients.message('nodes', { ...changes, mode, wait, signals: signals(), stored: stored(), touched: touchedIds } satisfies NodesMessage));
   };
   const state: ViewerState = {

@@ -27,7 +27,8 @@ export interface TreeChanges {
   /** New or changed rows, parents before children. */
   readonly upserted: WireRow[];
   /** Rows gone from the tree (pruned by retention, or a new root). */
-  readonly removed: string[];
+  /** 'all': the rows before were of another run (the upserted rows are the whole tree). */
+  readonly removed: string[] | 'all';
 }
 
 /** Whether the page may answer the shown wait, and what the server said once one was answered (decision 0081). */

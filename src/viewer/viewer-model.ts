@@ -34,11 +34,18 @@ export class ViewerModel {
   private dirty = new Set<WorkflowNode>();
   private dirtyIds = new Set<string>();
   private whole = true;
+  /** The rows sent before were of another root: the next batch starts the page's tree afresh. */
+  private forgotten = false;
   /** What rows' start times count from (any fixed instant: rows carry small integers after it). */
   readonly timeBase = Math.floor(Date.now());
 
   setRoot(root: WorkflowNode | null): void {
     this.root = root;
+    // The next batch says "forget every row" rather than naming each one of the old tree.
+    if (this.known.size > 0) {
+      this.known = new Map();
+      this.forgotten = true;
+    }
     this.invalidate();
   }
 
@@ -110,7 +117,10 @@ export class ViewerModel {
       known.row = row;
       upserted.push(row);
     }
-    return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
+    // A node that joined and was pruned within one batch is only removed: a page applies the
+    // removals first, and must not be left holding its row.
+    const kept = removed.length === 0 ? upserted : upserted.filter((row) => this.known.has(row[0]));
+    return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted: kept, removed };
   }
 
   /** The rows as of the last refresh (so a new page and the batches after it agree). */
@@ -159,7 +169,8 @@ export class ViewerModel {
       if (sent !== undefined && sameRow(sent.row, entry.row)) entry.row = sent.row;
       else upserted.push(entry.row);
     }
-    const removed = [...before.keys()].filter((id) => !known.has(id));
+    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : [...before.keys()].filter((id) => !known.has(id));
+    this.forgotten = false;
     this.known = known;
     return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
   }

@@ -57,8 +57,10 @@ function pageRows(stream: EventStream): Map<string, NodeRow> {
       rows.clear();
       for (const row of rowsOf(message, 'rows')) rows.set(row.id, row);
     } else if (message.event === 'nodes') {
+      const { removed } = message.data as { removed: string[] | 'all' };
+      if (removed === 'all') rows.clear();
+      else for (const id of removed) rows.delete(id);
       for (const row of rowsOf(message, 'upserted')) rows.set(row.id, row);
-      for (const id of (message.data as { removed: string[] }).removed) rows.delete(id);
     }
   }
   return rows;
@@ -121,6 +123,29 @@ describe('viewer batches', () => {
     expect(top?.usage?.inputTokens).toBeGreaterThan(0);
     watching.drop();
     fresh.drop();
+  });
+
+  it('start a watching page afresh when another run is attached: none of the old rows stay', async () => {
+    viewer = await serveViewer({ batchMs: 10 });
+    const first = createWorkflow({ name: 'first' }, async (ctx) => {
+      for (let i = 0; i < 20; i += 1) await ctx.step(`a${i}`, () => i);
+    });
+    viewer.attach(first);
+    const watching = await openEvents(viewer.url);
+    await watching.next((m) => m.event === 'snapshot');
+    await first.run();
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'first' && r.status === 'completed'));
+    const second = createWorkflow({ name: 'second' }, async (ctx) => {
+      for (let i = 0; i < 5; i += 1) await ctx.step(`b${i}`, () => i);
+    });
+    viewer.attach(second);
+    await second.run();
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'second' && r.status === 'completed'));
+    const rows = [...pageRows(watching).values()];
+    expect(rows.map((r) => r.name)).toEqual(['second', 'b0', 'b1', 'b2', 'b3', 'b4']);
+    const tree = JSON.parse((await get(new URL('/api/tree', viewer.url).href)).body) as { rows: NodeRow[] };
+    expect(rows).toEqual(tree.rows);
+    watching.drop();
   });
 });
 

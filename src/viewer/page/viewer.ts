@@ -347,7 +347,8 @@ stream.addEventListener('snapshot', (e) => {
 });
 stream.addEventListener('nodes', (e) => {
   const d = JSON.parse(e.data as string) as NodesMessage;
-  d.removed.forEach(remove);
+  if (d.removed === 'all') nodes.clear();
+  else d.removed.forEach(remove);
   for (const row of d.upserted) upsert(fromWire(row, d.timeBase));
   rootId = d.rootId;
   mode = d.mode;
