@@ -3,7 +3,7 @@ import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
 import { sameRow, wireRow } from './node-row.js';
 import type { WireRow } from './wire-row.js';
-import { sameUsage } from '../util/usage.js';
+import { addUsage, sameUsage, ZERO_USAGE } from '../util/usage.js';
 import { ownUsage, subtreeUsage } from './subtree-usage.js';
 import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 
@@ -148,24 +148,52 @@ export class ViewerModel {
     const before = this.known;
     const known = new Map<string, Known>();
     const order: Known[] = [];
+    // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
+    const parentAt: number[] = [];
     if (this.root !== null) {
-      for (const node of walkTree<WorkflowNode>(this.root)) {
+      // Depth first, parents before children and siblings in order, as walkTree goes.
+      const stack: WorkflowNode[] = [this.root];
+      const stackParent: number[] = [-1];
+      while (stack.length > 0) {
+        const node = stack.pop() as WorkflowNode;
+        const up = stackParent.pop() as number;
         const entry = newKnown(node, this.timeBase);
+        const at = order.length;
         known.set(node.id, entry);
         order.push(entry);
-        const parent = entry.parentId === null ? undefined : known.get(entry.parentId);
-        if (parent !== undefined) (parent.kids ??= new Set()).add(node.id);
+        parentAt.push(up);
+        if (up >= 0) ((order[up] as Known).kids ??= new Set()).add(node.id);
+        const children = node.children;
+        for (let i = children.length - 1; i >= 0; i -= 1) {
+          stack.push(children[i] as WorkflowNode);
+          stackParent.push(at);
+        }
       }
     }
-    // Children come after their parents in walk order, so a reverse pass sees children first.
+    // Children come after their parents, so a reverse pass has every child's total before its
+    // parent's. A subtree is a run of `size` entries, so a parent finds its children, in order
+    // (the sum's order: costs are floats), by skipping each child's subtree.
+    const size = new Array<number>(order.length).fill(1);
+    const spentBelow = new Array<boolean>(order.length).fill(false);
     for (let i = order.length - 1; i >= 0; i -= 1) {
       const entry = order[i] as Known;
-      if (entry.kids !== null) entry.total = subtreeUsage(entry.own, totalsOf(known, entry.kids));
+      if (spentBelow[i] === true) {
+        let total = entry.own;
+        for (let child = i + 1, end = i + (size[i] as number); child < end; child += size[child] as number) {
+          const sub = (order[child] as Known).total;
+          if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);
+        }
+        entry.total = total;
+      }
+      const up = parentAt[i] as number;
+      if (up < 0) continue;
+      size[up] = (size[up] as number) + (size[i] as number);
+      if (entry.total !== undefined) spentBelow[up] = true;
     }
     const upserted: WireRow[] = [];
     for (const entry of order) {
       if (entry.total !== entry.own) entry.row = wireRow(entry.node, entry.total, this.timeBase);
-      const sent = before.get(entry.node.id);
+      const sent = before.size === 0 ? undefined : before.get(entry.node.id);
       if (sent !== undefined && sameRow(sent.row, entry.row)) entry.row = sent.row;
       else upserted.push(entry.row);
     }
