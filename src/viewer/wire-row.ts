@@ -1,6 +1,23 @@
-import type { NodeRow } from './node-row.js';
 import type { NodeKind, WorkflowStatus } from '../types/status.js';
 import type { TokenUsage } from '../types/usage.js';
+
+/** One line of the page's tree: what a row shows, without events, logs or state (those load on demand). */
+export interface NodeRow {
+  readonly id: string;
+  readonly parentId: string | null;
+  readonly name: string;
+  readonly kind: NodeKind;
+  readonly status: WorkflowStatus;
+  readonly startTime?: number;
+  readonly duration?: number;
+  /** A node a durable run replayed: it ran in an earlier process, and its times are from then. */
+  readonly replayed?: true;
+  /** The subtree's tokens and cost (`usageRollup` semantics: own usage, pruned children, children). */
+  readonly usage?: TokenUsage;
+  /** How many events and logs the node has had (kept plus dropped): a change means new details. */
+  readonly events: number;
+  readonly logs: number;
+}
 
 /**
  * A row as the page's stream carries it: its fields by position, in NodeRow's order. A run of

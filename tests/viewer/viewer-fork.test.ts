@@ -8,7 +8,7 @@ import { serveViewer, type Viewer } from 'groundswell/viewer';
 import { runCli } from '../../src/cli/run-cli.js';
 import { storeFlag } from '../../src/cli/view-command.js';
 import { readableStepKey } from '../../src/durable/replay/step-path.js';
-import type { NodeRow } from '../../src/viewer/node-row.js';
+import type { NodeRow } from '../../src/viewer/wire-row.js';
 import { forkCommand, stepPath } from '../../src/viewer/page/fork-command.js';
 import { nodes, upsert } from '../../src/viewer/page/tree-model.js';
 import type { SnapshotMessage } from '../../src/viewer/stream-messages.js';

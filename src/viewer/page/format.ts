@@ -1,6 +1,6 @@
 import type { BudgetDimension } from '../../types/budget.js';
 import type { TokenUsage } from '../../types/usage.js';
-import type { NodeRow } from '../node-row.js';
+import type { NodeRow } from '../wire-row.js';
 
 /** What the page says of a node a durable run replayed (its row's badge title, its details). */
 export const REPLAYED_NOTE = 'ran in an earlier process; its times are from then';

@@ -1,4 +1,4 @@
-import type { NodeRow } from '../node-row.js';
+import type { NodeRow } from '../wire-row.js';
 
 /** One node as the page holds it: the server's row, its children in order, and whether the user opened it. */
 export interface PageNode {

@@ -4,7 +4,7 @@
  * the run (names, logs, outputs) is set with textContent, never parsed as HTML.
  */
 import type { NodeDetails } from '../node-details.js';
-import type { NodeRow } from '../node-row.js';
+import type { NodeRow } from '../wire-row.js';
 import { fromWire } from '../wire-row.js';
 import type { NodesMessage, SignalStatus, SnapshotMessage, StoredRun, ViewerMode } from '../stream-messages.js';
 import type { ViewerWait } from '../viewer-wait.js';
