@@ -7,10 +7,14 @@ import type { RunChunk } from './ui-chunk.js';
  * already queued is handed over without a promise of its own per step of a generator.
  */
 export class ChunkQueue implements AsyncIterable<RunChunk> {
-  private items: RunChunk[] = [];
+  private items: (RunChunk | undefined)[] = [];
   private head = 0;
   private closed = false;
   private waiting: ((result: IteratorResult<RunChunk>) => void) | undefined;
+  // Made once: a reader that keeps up waits once per chunk.
+  private readonly wait = (resolve: (result: IteratorResult<RunChunk>) => void): void => {
+    this.waiting = resolve;
+  };
 
   constructor(
     private readonly limit: number,
@@ -25,15 +29,27 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
   }
 
   push(chunks: readonly RunChunk[]): void {
-    if (this.closed || chunks.length === 0) return;
-    if (this.items.length - this.head + chunks.length > this.limit) {
+    const count = chunks.length;
+    if (this.closed || count === 0) return;
+    const unread = this.items.length - this.head;
+    if (unread + count > this.limit) {
       // What it holds is still read; then the error, and nothing more.
       this.items.push(this.onOverflow());
       this.close();
       return;
     }
-    for (const chunk of chunks) if (!this.merged(chunk)) this.items.push(chunk);
-    this.hand();
+    let i = 0;
+    const waiting = this.waiting;
+    if (waiting !== undefined && unread === 0) {
+      // The reader waits on an empty queue (it keeps up): the first chunk goes straight to it.
+      this.waiting = undefined;
+      waiting({ value: chunks[0] as RunChunk, done: false });
+      i = 1;
+    }
+    for (; i < count; i += 1) {
+      const chunk = chunks[i] as RunChunk;
+      if (!this.merged(chunk)) this.items.push(chunk);
+    }
   }
 
   /**
@@ -41,21 +57,17 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
    * behind gets the same text in fewer chunks (a live stream's ids are not for resuming).
    */
   private merged(chunk: RunChunk): boolean {
-    const last = this.head < this.items.length ? this.items[this.items.length - 1] : undefined;
     const piece = chunk.chunk;
-    const before = last?.chunk;
-    if (last === undefined || before === undefined || piece.type !== 'text-delta' || before.type !== 'text-delta' || before.id !== piece.id) return false;
+    if (piece.type !== 'text-delta' || this.head >= this.items.length) return false;
+    const last = this.items[this.items.length - 1] as RunChunk;
+    const before = last.chunk;
+    if (before.type !== 'text-delta' || before.id !== piece.id) return false;
     this.items[this.items.length - 1] = { id: last.id, chunk: { type: 'text-delta', id: piece.id, delta: before.delta + piece.delta } };
     return true;
   }
 
   close(): void {
     this.closed = true;
-    this.hand();
-  }
-
-  /** Gives a waiting reader the next chunk (or the end). */
-  private hand(): void {
     const waiting = this.waiting;
     if (waiting === undefined) return;
     const next = this.take();
@@ -65,12 +77,18 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
   }
 
   private take(): IteratorResult<RunChunk> | undefined {
-    if (this.head < this.items.length) {
-      const value = this.items[this.head] as RunChunk;
+    const items = this.items;
+    if (this.head < items.length) {
+      const value = items[this.head] as RunChunk;
+      // A read chunk is let go at once: kept, it would be copied by every young-generation GC until the array is cut.
+      items[this.head] = undefined;
       this.head += 1;
-      // Read chunks are let go in steps, not one by one: the array is copied rarely.
-      if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-        this.items = this.items.slice(this.head);
+      if (this.head === items.length) {
+        items.length = 0;
+        this.head = 0;
+      } else if (this.head >= 1024 && this.head * 2 >= items.length) {
+        // Read chunks are dropped from the front in steps, not one by one: the array is copied rarely.
+        this.items = items.slice(this.head);
         this.head = 0;
       }
       return { value, done: false };
@@ -82,7 +100,7 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
     return {
       next: () => {
         const next = this.take();
-        return next !== undefined ? Promise.resolve(next) : new Promise((resolve) => (this.waiting = resolve));
+        return next !== undefined ? Promise.resolve(next) : new Promise(this.wait);
       },
       return: () => {
         this.close();

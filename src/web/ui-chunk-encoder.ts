@@ -4,6 +4,11 @@ import type { NodeKindName, RunStreamOptions, TextCall } from './run-stream-opti
 import type { NodePartData, RunChunk, UIChunk } from './ui-chunk.js';
 import { JsonTextPicker } from './json-text-picker.js';
 
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** What an event without chunks gives: shared, never written to. */
+const NONE: RunChunk[] = [];
+
 interface OpenText {
   readonly partId: string;
   readonly picker: JsonTextPicker;
@@ -33,7 +38,7 @@ export class UIChunkEncoder {
   private readonly announced = new Set<string>();
   private readonly nodeKinds: ReadonlySet<NodeKindName> | undefined;
   private readonly wantsText: (call: TextCall) => boolean;
-  private out: RunChunk[] = [];
+  private out: RunChunk[] = NONE;
   private seq = 0;
 
   constructor(private readonly options: RunStreamOptions = {}) {
@@ -49,16 +54,17 @@ export class UIChunkEncoder {
   }
 
   /** The chunks of the event stored (or seen) as number `seq`; `seq` increases by event. */
-  encode(event: WorkflowEvent, seq: number): RunChunk[] {
-    this.out = [];
+  encode(event: WorkflowEvent, seq: number): readonly RunChunk[] {
+    this.out = NONE;
     this.seq = seq;
     if (!this.ended) this.dispatch(event);
     return this.out;
   }
 
+  // Most events give no chunk or one (a text piece): no array for none, a one-slot array for one.
   private push(chunk: UIChunk): void {
-    const n = this.out.length;
-    this.out.push({ id: n === 0 ? String(this.seq) : `${this.seq}.${n}`, chunk });
+    if (this.out === NONE) this.out = [{ id: String(this.seq), chunk }];
+    else this.out.push({ id: `${this.seq}.${this.out.length}`, chunk });
   }
 
   private dispatch(event: WorkflowEvent): void {
@@ -193,12 +199,11 @@ export class UIChunkEncoder {
     const started = this.open.get(nodeId);
     if (started === undefined) return;
     this.open.delete(nodeId);
-    this.node({
-      ...started,
-      status,
-      ...(durationMs === undefined ? {} : { durationMs }),
-      ...(usage === undefined ? {} : { usage: usageOf(usage) }),
-    });
+    // Built field by field, not by spreads: every step and call ends here. Same keys, same order.
+    const data: Writable<NodePartData> = { nodeId, workflowId: started.workflowId, kind: started.kind, name: started.name, status, startedAt: started.startedAt };
+    if (durationMs !== undefined) data.durationMs = durationMs;
+    if (usage !== undefined) data.usage = usageOf(usage);
+    this.node(data);
   }
 
   private node(data: NodePartData): void {
