@@ -28,8 +28,8 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
     return !this.closed;
   }
 
-  push(chunks: readonly RunChunk[]): void {
-    const count = chunks.length;
+  /** Queues the first `count` of `chunks` (one event's), or none of them past the limit. */
+  push(chunks: readonly RunChunk[], count = chunks.length): void {
     if (this.closed || count === 0) return;
     const unread = this.items.length - this.head;
     if (unread + count > this.limit) {

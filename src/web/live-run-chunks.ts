@@ -34,9 +34,10 @@ export function liveRunChunks(workflow: StreamableWorkflow, options: LiveStreamO
   );
   unsubscribe = workflow.addObserver({
     onEvent(event: WorkflowEvent) {
-      const chunks = encoder.encode(event, event.id);
-      if (chunks.length > 0) last = (chunks.at(-1) as RunChunk).id;
-      queue.push(chunks);
+      const count = encoder.encodeInPlace(event, event.id);
+      if (count === 0) return;
+      last = (encoder.chunks[count - 1] as RunChunk).id;
+      queue.push(encoder.chunks, count);
       if (encoder.done || !queue.open) {
         queue.close();
         unsubscribe();

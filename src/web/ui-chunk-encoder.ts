@@ -6,9 +6,6 @@ import { JsonTextPicker } from './json-text-picker.js';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** What an event without chunks gives: shared, never written to. */
-const NONE: RunChunk[] = [];
-
 interface OpenText {
   readonly partId: string;
   readonly picker: JsonTextPicker;
@@ -38,7 +35,9 @@ export class UIChunkEncoder {
   private readonly announced = new Set<string>();
   private readonly nodeKinds: ReadonlySet<NodeKindName> | undefined;
   private readonly wantsText: (call: TextCall) => boolean;
-  private out: RunChunk[] = NONE;
+  /** This event's chunks are the first `count`; the array is kept from event to event (no array per event). */
+  private readonly written: RunChunk[] = [];
+  private count = 0;
   private seq = 0;
 
   constructor(private readonly options: RunStreamOptions = {}) {
@@ -54,17 +53,30 @@ export class UIChunkEncoder {
   }
 
   /** The chunks of the event stored (or seen) as number `seq`; `seq` increases by event. */
-  encode(event: WorkflowEvent, seq: number): readonly RunChunk[] {
-    this.out = NONE;
-    this.seq = seq;
-    if (!this.ended) this.dispatch(event);
-    return this.out;
+  encode(event: WorkflowEvent, seq: number): RunChunk[] {
+    const count = this.encodeInPlace(event, seq);
+    return count === 0 ? [] : this.written.slice(0, count);
   }
 
-  // Most events give no chunk or one (a text piece): no array for none, a one-slot array for one.
+  /**
+   * Like `encode`, for a caller that reads them at once: the chunks are the first `count` (returned)
+   * of `chunks`, until the next event. A live run's every text piece passes here.
+   */
+  encodeInPlace(event: WorkflowEvent, seq: number): number {
+    this.count = 0;
+    this.seq = seq;
+    if (!this.ended) this.dispatch(event);
+    return this.count;
+  }
+
+  get chunks(): readonly RunChunk[] {
+    return this.written;
+  }
+
   private push(chunk: UIChunk): void {
-    if (this.out === NONE) this.out = [{ id: String(this.seq), chunk }];
-    else this.out.push({ id: `${this.seq}.${this.out.length}`, chunk });
+    const n = this.count;
+    this.written[n] = { id: n === 0 ? String(this.seq) : `${this.seq}.${n}`, chunk };
+    this.count = n + 1;
   }
 
   private dispatch(event: WorkflowEvent): void {
