@@ -29,6 +29,7 @@ import { requireSchemaName } from './postgres-schema.js';
 import type { PostgresRunStoreOptions } from './postgres-store-options.js';
 
 const FOREIGN_KEY_VIOLATION = '23503';
+const UNIQUE_VIOLATION = '23505';
 /** Rounds of look-and-take when a gone holder's lease is contested by other resumers. */
 const TAKEOVER_ATTEMPTS = 4;
 const UNDEFINED_TABLE = '42P01';
@@ -60,6 +61,9 @@ export class PostgresRunStore implements RunStore {
   private readonly prepare: boolean;
   // The name each write statement is prepared under (a handful per store: statement × commit mode).
   private readonly statementNames = new Map<string, string>();
+  /** A settle with events: plain insert of the step (the usual case), and the form for a key already stored. */
+  private readonly settleNew: Statement;
+  private readonly settleKnown: Statement;
   private readonly connection: Record<string, unknown> | undefined;
   private poolPromise: Promise<PgPoolLike> | undefined;
   private closed = false;
@@ -70,6 +74,19 @@ export class PostgresRunStore implements RunStore {
     }
     this.schema = requireSchemaName(options.schema ?? 'groundswell');
     this.s = `"${this.schema}"`;
+    // A plain INSERT of the step: when its key is new (every settle but a repeated one) it skips the
+    // speculative insertion ON CONFLICT costs (an index probe and a WAL record more). A taken key
+    // fails the whole statement, nothing written, and the settle is sent again as `settleKnown`.
+    this.settleNew = textPerMode(
+      (mode) => `WITH ${this.eventBatch(mode, '$6')},
+         st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $4, $5::json FROM r)
+         SELECT base, commit_mode, true AS written FROM r`,
+    );
+    this.settleKnown = textPerMode(
+      (mode) => `WITH ${this.eventBatch(mode, '$6')},
+         st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $4, $5::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING 1)
+         SELECT base, commit_mode, EXISTS (SELECT 1 FROM st) AS written FROM r`,
+    );
     this.clock = options.clock ?? Date;
     if (options.fsync !== undefined && !FSYNC_POLICIES.includes(options.fsync)) {
       throw new UsageError('PostgresRunStore `fsync` must be "checkpoints", "every-record" or "off".');
@@ -209,31 +226,58 @@ export class PostgresRunStore implements RunStore {
     const texts = encodeEvents(runId, events);
     const record = encodeJson(step, `Step "${step.key}"`);
     const key = encodeText(step.key);
-    // Without events the counter is read, not bumped: no new row version of the run for nothing.
-    const [statement, values]: [Statement, unknown[]] =
-      texts.length > 0
-        ? [
-            (mode) => `WITH ${this.eventBatch(mode, '$6')},
-               st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $4, $5::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING 1)
-               SELECT base, commit_mode, EXISTS (SELECT 1 FROM st) AS written FROM r`,
-            [runId, texts.length, jsonArray(texts), key, record, fence?.token ?? null],
-          ]
-        : [
-            (mode) => `WITH r AS (SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1 AND ${fenceHolds('$4')} FOR SHARE),
-               st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $2, $3::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode} AS commit_mode)
-               SELECT base, (SELECT commit_mode FROM st), EXISTS (SELECT 1 FROM st) AS written FROM r`,
-            [runId, key, record, fence?.token ?? null],
-          ];
+    const token = fence?.token ?? null;
     const what = `Step key ${quoteName(step.key)} (settled with ${texts.length} event${texts.length === 1 ? '' : 's'})`;
-    // With events it bumps the counter and adds a batch, which a second send would repeat: what a
-    // lost send left is read back instead. Without, it is an insert of a key, safe to send again.
-    const resend =
-      texts.length > 0 ? Resend.once(() => readBackSettle(this.read, this.schema, runId, key, record, jsonArray(texts))) : Resend.repeatable();
-    const result = await this.write(runId, what, statement, values, false, resend);
+    if (texts.length === 0) {
+      // Without events the counter is read, not bumped: no new row version of the run for nothing.
+      // An insert of a key, safe to send again.
+      const resend = Resend.repeatable();
+      const result = await this.write(
+        runId,
+        what,
+        (mode) => `WITH r AS (SELECT event_seq AS base FROM ${this.s}.runs WHERE id = $1 AND ${fenceHolds('$4')} FOR SHARE),
+           st AS (INSERT INTO ${this.s}.steps (run_id, key, record) SELECT $1, $2, $3::json FROM r ON CONFLICT (run_id, key) DO NOTHING RETURNING ${mode} AS commit_mode)
+           SELECT base, (SELECT commit_mode FROM st), EXISTS (SELECT 1 FROM st) AS written FROM r`,
+        [runId, key, record, token],
+        false,
+        resend,
+      );
+      return this.settled(result, resend, runId, key, record, 0, fence, what);
+    }
+    const batch = jsonArray(texts);
+    const values = [runId, texts.length, batch, key, record, token];
+    // It bumps the counter and adds a batch, which a second send would repeat: what a lost send
+    // left is read back instead.
+    const readBack = () => readBackSettle(this.read, this.schema, runId, key, record, batch);
+    let resend = Resend.once(readBack);
+    let result: PgResultLike;
+    try {
+      result = await this.write(runId, what, this.settleNew, values, false, resend);
+    } catch (error) {
+      if (!stepKeyTaken(error)) throw error;
+      // The step's key is stored already; the failed statement wrote nothing (not the events
+      // either). Sent as before decision 0097: the events are appended, the step reads unwritten.
+      resend = Resend.once(readBack);
+      result = await this.write(runId, what, this.settleKnown, values, false, resend);
+    }
+    return this.settled(result, resend, runId, key, record, texts.length, fence, what);
+  }
+
+  /** What a settle's statement answered: no row when the run is missing or the fence no longer holds. */
+  private async settled(
+    result: PgResultLike,
+    resend: Resend,
+    runId: string,
+    key: string,
+    record: string,
+    count: number,
+    fence: Lease | undefined,
+    what: string,
+  ): Promise<SettledStep> {
     const row = result.rows[0];
     if (row === undefined) throw await this.refused(runId, fence, `${what} of run "${runId}"`);
     const written = row.written === true || (resend.sentAgainAfterLoss && (await holdsRecord(this.read, this.schema, 'steps', runId, key, record)));
-    return { written, events: appended(row.base, texts.length) };
+    return { written, events: appended(row.base, count) };
   }
 
   async readEvents(runId: string, options: { after?: number; limit?: number } = {}): Promise<StoredEvent[]> {
@@ -604,4 +648,26 @@ function jsonArray(texts: readonly string[]): string {
 function appended(base: unknown, count: number): AppendedEvents {
   const first = Number(base) + 1;
   return { first, last: first + count - 1 };
+}
+
+/** A unique violation on the steps table: the step's key is stored already. */
+function stepKeyTaken(error: unknown): boolean {
+  const { code, table } = error as { code?: unknown; table?: unknown };
+  return code === UNIQUE_VIOLATION && table === 'steps';
+}
+
+/**
+ * A statement whose text is built once per commit mode: the same string every time, so it is
+ * not rebuilt per write and its prepared statement's name is found without hashing it again.
+ */
+function textPerMode(build: Statement): Statement {
+  const texts = new Map<string, string>();
+  return (mode) => {
+    let text = texts.get(mode);
+    if (text === undefined) {
+      text = build(mode);
+      texts.set(mode, text);
+    }
+    return text;
+  };
 }
