@@ -127,6 +127,27 @@ describe.skipIf(unreachable !== undefined)('PostgresRunStore', () => {
     await store.close();
   });
 
+  it('a settle of a key already stored is sent again in its second form: the events once, the step unwritten; a fenced one writes nothing', async () => {
+    const schema = freshSchema();
+    const store = new PostgresRunStore({ pool, schema });
+    await store.migrate();
+    await store.createRun({ id: 'r', rootName: 'W' });
+    const old = await store.acquireLease('r', 'old', 600_000);
+    expect(await store.settleStep('r', stepOf('a', 1), [{ type: 'e1' }, { type: 'e2' }], old)).toEqual({ written: true, events: { first: 1, last: 2 } });
+    // The plain insert finds the key taken; its statement wrote nothing, the second form appends.
+    expect(await store.settleStep('r', stepOf('a', 2), [{ type: 'e3' }], old)).toEqual({ written: false, events: { first: 3, last: 3 } });
+    const counts = async (): Promise<unknown> =>
+      (await pool.query(`SELECT (SELECT count(*)::int FROM "${schema}".steps) AS steps, (SELECT count(*)::int FROM "${schema}".event_batches) AS batches, (SELECT event_seq::int FROM "${schema}".runs) AS counter`)).rows[0];
+    expect(await counts()).toEqual({ steps: 1, batches: 2, counter: 3 });
+    // Taken over: both forms check the fence, so neither a new key nor a taken one writes anything.
+    await store.acquireLease('r', 'new', 600_000, { takeOver: true });
+    await expect(store.settleStep('r', stepOf('a', 3), [{ type: 'e4' }], old)).rejects.toThrow(RunLeaseError);
+    await expect(store.settleStep('r', stepOf('b', 1), [{ type: 'e4' }], old)).rejects.toThrow(RunLeaseError);
+    expect(await counts()).toEqual({ steps: 1, batches: 2, counter: 3 });
+    expect((await store.loadRun('r')).steps).toEqual([stepOf('a', 1)]);
+    await store.close();
+  });
+
   it("migrate() adds the lease holder's process to an earlier schema; a lease an earlier version took is never judged by a process recorded for another", async () => {
     const schema = freshSchema();
     const store = new PostgresRunStore({ pool, schema });
