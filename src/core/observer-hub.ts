@@ -46,7 +46,10 @@ export class ObserverHub {
   }
 
   event(event: WorkflowEvent, node: WorkflowNode): void {
-    for (const observer of this.observers) {
+    // Indexed over the list as it is now (add and remove replace it, as for-of would see).
+    const observers = this.observers;
+    for (let i = 0; i < observers.length; i += 1) {
+      const observer = observers[i] as WorkflowObserver;
       if (observer.onEvent === undefined) continue;
       try {
         const returned: unknown = observer.onEvent(event, node);

@@ -72,7 +72,7 @@ export function runStep<R>(
   }
   const node = new TreeNode('step', name, workflow);
   workflow.beginWork();
-  node.timed = options.trackTiming !== false;
+  if (options.trackTiming === false) node.timed = false;
   parent.addChild(node);
   const startedAt = workflow.clock.now();
   node.start(startedAt);
@@ -85,7 +85,7 @@ export function runStep<R>(
     type: 'stepStart',
     name,
   };
-  workflow.dispatch(node, start);
+  workflow.dispatch(node, start, true);
   const scope: Scope = { workflow, node };
   if (options.logStart) runInScope(scope, () => workflow.logger.info(`Step "${name}" started`));
   if (options.budget !== undefined) return budgetedStep(scope, options, options.budget, bodyFunction(body), identity ?? identityOf(body));
@@ -212,10 +212,13 @@ async function journaledStep<R>(
 }
 
 /**
- * One attempt. The usual case costs one promise: the body's result chained with `then`, where an
- * `async` attempt would add a promise of its own and an `await` (each traced by AsyncLocalStorage's
- * promise hooks). It settles on the same microtask ticks as awaiting the body in an async
- * function (`attemptAsync`), so events keep their order.
+ * One attempt. A body that returns a plain value (not a promise or another thenable) ends its
+ * step at once, as one that throws does: awaiting a plain value would cost a promise and a turn
+ * (each traced by AsyncLocalStorage's promise hooks) for nothing the step waits on. A body that
+ * returns a promise costs one promise more: its result chained with `then`, where an `async`
+ * attempt would add a promise of its own and an `await`. Both settle on the same microtask ticks
+ * as `attemptAsync` (an async function that awaits only a thenable), so events keep their order
+ * however deep the stack is. Decision 0095.
  */
 function attempt<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: number): Promise<Awaited<R>> {
   if (mustYield()) return attemptAsync(scope, options, body, n);
@@ -225,6 +228,7 @@ function attempt<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: nu
   } catch (thrown) {
     return failedAtOnce(scope, options, body, n, thrown);
   }
+  if (!isThenable(result)) return endedAtOnce(scope, options, body, n, result as Awaited<R>);
   return Promise.resolve(result).then(
     (value) => {
       try {
@@ -238,12 +242,38 @@ function attempt<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: nu
   );
 }
 
+/**
+ * What `await` would wait on: a promise, or an object or function with a callable `then` (read
+ * once more by `Promise.resolve`, as awaiting it reads it). A plain value is not.
+ */
+function isThenable(value: unknown): boolean {
+  if (value instanceof Promise) return true;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
+/** A body that returned a plain value: the step ends now, and the promise is already settled. */
+function endedAtOnce<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: number, value: Awaited<R>): Promise<Awaited<R>> {
+  try {
+    scope.workflow.throwIfCancelled(scope.node as TreeNode);
+  } catch (thrown) {
+    return stepFailed(scope, options, body, n, thrown);
+  }
+  try {
+    return Promise.resolve(stepSucceeded(scope, options, n, value));
+  } catch (thrown) {
+    // As a throw inside `then` would: the step's promise rejects, the caller is not thrown at.
+    return Promise.reject(thrown);
+  }
+}
+
 /** The same attempt as an async function: for a stack deep enough that it must yield first. */
 async function attemptAsync<R>(scope: Scope, options: StepOptions, body: StepBody<R>, n: number): Promise<Awaited<R>> {
   let value: Awaited<R>;
   try {
     if (mustYield()) await undefined;
-    value = await callInScope(scope, body);
+    const result = callInScope(scope, body);
+    value = isThenable(result) ? await result : (result as Awaited<R>);
     scope.workflow.throwIfCancelled(scope.node as TreeNode);
   } catch (thrown) {
     return stepFailed(scope, options, body, n, thrown);
@@ -320,22 +350,35 @@ async function stepFailed<R>(
 function endStep(workflow: WorkflowRuntime, node: TreeNode, options: StepOptions, status: WorkflowStatus, attempts: number, at?: number): void {
   try {
     const endedAt = at ?? workflow.clock.now();
-    node.finish(status, endedAt);
+    // Ended here (not cancelled before): the node ends at `endedAt` with `status`, so the event is
+    // built from those, and the node keeps it as its own without comparing it field by field.
+    const ended = node.finish(status, endedAt);
     if (options.snapshotState) workflow.snapshotState();
-    workflow.dispatch(node, stepEndEvent(node, endedAt, attempts));
+    if (ended) {
+      const begin = node.startTime;
+      workflow.dispatch(node, stepEndEvent(workflow, node, endedAt, status, begin === undefined ? undefined : endedAt - begin, attempts), true);
+    } else {
+      workflow.dispatch(node, stepEndEvent(workflow, node, endedAt, node.status, node.duration, attempts));
+    }
   } finally {
     // Always, or the workflow's run would wait for this step forever.
     workflow.endWork();
   }
 }
 
-/** The `stepEnd` event of a finished step node. */
-function stepEndEvent(node: TreeNode, timestamp: number, attempts: number): StepEndEvent {
-  const duration = node.duration;
+/** The `stepEnd` event of a finished step node (`duration` as the node gives it: undefined when untimed). */
+function stepEndEvent(
+  workflow: WorkflowRuntime,
+  node: TreeNode,
+  timestamp: number,
+  status: WorkflowStatus,
+  duration: number | undefined,
+  attempts: number,
+): StepEndEvent {
   // Two literals, not a spread: one stable object shape keeps this hot path monomorphic.
   return duration === undefined
-    ? { id: nextEventId(), nodeId: node.id, workflowId: node.workflowId, timestamp, type: 'stepEnd', name: node.name, status: node.status, attempts }
-    : { id: nextEventId(), nodeId: node.id, workflowId: node.workflowId, timestamp, type: 'stepEnd', name: node.name, status: node.status, duration, attempts };
+    ? { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp, type: 'stepEnd', name: node.name, status, attempts }
+    : { id: nextEventId(), nodeId: node.id, workflowId: workflow.id, timestamp, type: 'stepEnd', name: node.name, status, duration, attempts };
 }
 
 /** The delay before the next attempt, or undefined when the step must fail now. */

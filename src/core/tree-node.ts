@@ -3,11 +3,11 @@ import type { TokenUsage } from '../types/usage.js';
 import type { LogEntry } from '../types/logging.js';
 import type { WorkflowNode } from '../types/node.js';
 import type { SerializedNode, StateSnapshot } from '../types/serialized.js';
-import { isFinished, type NodeKind, type WorkflowStatus } from '../types/status.js';
-import { nextId } from '../util/ids.js';
+import type { NodeKind, WorkflowStatus } from '../types/status.js';
+import { idTag, nextIdOf, type IdTag } from '../util/ids.js';
 import { RingBuffer } from '../util/ring-buffer.js';
 import { EventRing } from './event-ring.js';
-import { afterTicks, eraBase, eraOf, MAX_ERAS, ticksBetween } from './packed-time.js';
+import { afterTicks, eraBase, eraOf, MAX_ERAS, ticksBetween, ticksFound } from './packed-time.js';
 import { compareEventTime, isInTimeOrder } from '../util/time-order.js';
 import type { NodeKey } from '../util/node-key.js';
 import { NODE_USAGE } from '../util/node-usage.js';
@@ -33,7 +33,7 @@ export class TreeNode implements WorkflowNode {
    * one small integer: a long run keeps hundreds of thousands of nodes, and every field is 8
    * bytes on each of them.
    */
-  private bits = TIMED;
+  private bits = Bits.TIMED;
   // Start and end as ticks (an era's and the start's, see packed-time.ts) where exact, flagged in
   // `bits`; else the readings themselves. Read through `begin` and `end`.
   private beginKept: number | undefined = undefined;
@@ -53,78 +53,92 @@ export class TreeNode implements WorkflowNode {
     readonly name: string,
     readonly owner: NodeOwner,
     /** An id minted before the node exists (a node rebuilt from another process's tree). */
-    id: string = nextId(kind),
+    id?: string,
   ) {
-    this.id = id;
-    this.bits |= kindCode(kind) << KIND_SHIFT;
+    const code = kindCode(kind);
+    this.id = id ?? nextIdOf(ID_TAGS[code] as IdTag);
+    this.bits |= code << Bits.KIND_SHIFT;
   }
 
   /** `kind === 'workflow'` without a table lookup (asked on every event a node records). */
   private isWorkflowNode(): boolean {
-    return (this.bits & (FIELD_MASK << KIND_SHIFT)) === WORKFLOW_KIND;
+    return (this.bits & (Bits.FIELD_MASK << Bits.KIND_SHIFT)) === Bits.WORKFLOW_KIND;
   }
 
   get kind(): NodeKind {
-    return KINDS[(this.bits >>> KIND_SHIFT) & FIELD_MASK] as NodeKind;
+    return KINDS[(this.bits >>> Bits.KIND_SHIFT) & Bits.FIELD_MASK] as NodeKind;
   }
 
   get status(): WorkflowStatus {
-    return STATUSES[(this.bits >>> STATUS_SHIFT) & FIELD_MASK] as WorkflowStatus;
+    return STATUSES[(this.bits >>> Bits.STATUS_SHIFT) & Bits.FIELD_MASK] as WorkflowStatus;
   }
 
   private setStatus(status: WorkflowStatus): void {
-    this.bits = (this.bits & ~(FIELD_MASK << STATUS_SHIFT)) | (statusCode(status) << STATUS_SHIFT);
+    this.bits = (this.bits & ~(Bits.FIELD_MASK << Bits.STATUS_SHIFT)) | (statusCode(status) << Bits.STATUS_SHIFT);
   }
 
   /** False for steps declared with `trackTiming: false`: times are kept but not shown. */
   get timed(): boolean {
-    return (this.bits & TIMED) !== 0;
+    return (this.bits & Bits.TIMED) !== 0;
   }
 
   set timed(timed: boolean) {
-    this.bits = timed ? this.bits | TIMED : this.bits & ~TIMED;
+    this.bits = timed ? this.bits | Bits.TIMED : this.bits & ~Bits.TIMED;
   }
 
   private get begin(): number | undefined {
     const kept = this.beginKept;
-    if (kept === undefined || (this.bits & BEGIN_TICKS) === 0) return kept;
-    return afterTicks(eraBase((this.bits >>> ERA_SHIFT) & ERA_MASK), kept);
+    if (kept === undefined || (this.bits & Bits.BEGIN_TICKS) === 0) return kept;
+    return afterTicks(eraBase((this.bits >>> Bits.ERA_SHIFT) & Bits.ERA_MASK), kept);
   }
 
   private set begin(at: number | undefined) {
     // The end is kept relative to the start: read it before the start moves, keep it again after.
     const end = this.endKept === undefined ? undefined : this.end;
-    this.bits &= ~(BEGIN_TICKS | (ERA_MASK << ERA_SHIFT));
-    this.beginKept = at;
-    const era = at === undefined ? -1 : eraOf(at);
-    if (era >= 0) {
-      this.beginKept = ticksBetween(eraBase(era), at as number);
-      this.bits |= BEGIN_TICKS | (era << ERA_SHIFT);
+    if (at === undefined) {
+      this.bits &= ~(Bits.BEGIN_TICKS | (Bits.ERA_MASK << Bits.ERA_SHIFT));
+      this.beginKept = undefined;
+    } else {
+      this.keepBegin(at);
     }
     if (end !== undefined) this.end = end;
   }
 
+  /** Keeps `at` as the start, as ticks of its era where exact (the end, if any, is not kept again). */
+  private keepBegin(at: number): void {
+    // Each field written once: a fraction stored first would box a number only to drop it.
+    const era = eraOf(at);
+    const bits = this.bits & ~(Bits.BEGIN_TICKS | (Bits.ERA_MASK << Bits.ERA_SHIFT));
+    if (era >= 0) {
+      this.bits = bits | Bits.BEGIN_TICKS | (era << Bits.ERA_SHIFT);
+      this.beginKept = ticksFound();
+    } else {
+      this.bits = bits;
+      this.beginKept = at;
+    }
+  }
+
   private get end(): number | undefined {
     const kept = this.endKept;
-    if (kept === undefined || (this.bits & END_TICKS) === 0) return kept;
+    if (kept === undefined || (this.bits & Bits.END_TICKS) === 0) return kept;
     return afterTicks(this.begin as number, kept);
   }
 
   private set end(at: number | undefined) {
-    this.bits &= ~END_TICKS;
-    this.endKept = at;
     const begin = this.begin;
-    if (at === undefined || begin === undefined) return;
-    const ticks = ticksBetween(begin, at);
+    const ticks = at === undefined || begin === undefined ? -1 : ticksBetween(begin, at);
     if (ticks >= 0) {
+      this.bits |= Bits.END_TICKS;
       this.endKept = ticks;
-      this.bits |= END_TICKS;
+    } else {
+      this.bits &= ~Bits.END_TICKS;
+      this.endKept = at;
     }
   }
 
   /** A step's attempts, kept only with its end kept as its id. */
   private get attempts(): number {
-    return this.bits >>> ATTEMPTS_SHIFT;
+    return this.bits >>> Bits.ATTEMPTS_SHIFT;
   }
 
   get startTime(): number | undefined {
@@ -140,7 +154,7 @@ export class TreeNode implements WorkflowNode {
     const begin = this.begin;
     const kept = this.endKept;
     if (begin === undefined || kept === undefined) return undefined;
-    const end = (this.bits & END_TICKS) === 0 ? kept : afterTicks(begin, kept);
+    const end = (this.bits & Bits.END_TICKS) === 0 ? kept : afterTicks(begin, kept);
     return end - begin;
   }
 
@@ -149,11 +163,11 @@ export class TreeNode implements WorkflowNode {
    * agent call, and every node a replayed step held. Its work ran in an earlier process.
    */
   get replayed(): boolean {
-    return (this.bits & REPLAYED) !== 0;
+    return (this.bits & Bits.REPLAYED) !== 0;
   }
 
   markReplayed(): void {
-    this.bits |= REPLAYED;
+    this.bits |= Bits.REPLAYED;
   }
 
   /**
@@ -166,20 +180,24 @@ export class TreeNode implements WorkflowNode {
 
   /** Marks the node running from `now` (a re-run clears the previous end). */
   start(now: number): void {
-    this.keepEndAsEvent();
-    this.setStatus('running');
-    // No end yet: cleared directly, so the start's setter has no end to keep again.
-    this.bits &= ~END_TICKS;
+    if (this.endSeq !== 0) this.keepEndAsEvent();
+    // Running, and no end yet: cleared directly, so there is no end to keep again.
+    this.bits = (this.bits & ~((Bits.FIELD_MASK << Bits.STATUS_SHIFT) | Bits.END_TICKS)) | (Bits.RUNNING_CODE << Bits.STATUS_SHIFT);
     this.endKept = undefined;
-    this.begin = now;
+    this.keepBegin(now);
   }
 
-  /** Marks the node finished unless it was already cancelled (a cancel is never overwritten). */
-  finish(status: WorkflowStatus, now: number): void {
-    if (this.status === 'cancelled') return;
-    this.keepEndAsEvent();
-    this.setStatus(status);
+  /**
+   * Marks the node finished unless it was already cancelled (a cancel is never overwritten).
+   * True when it did: the node now ends at `now` with `status`.
+   */
+  finish(status: WorkflowStatus, now: number): boolean {
+    if ((this.bits & (Bits.FIELD_MASK << Bits.STATUS_SHIFT)) === Bits.CANCELLED_STATUS) return false;
+    if (this.endSeq !== 0) this.keepEndAsEvent();
+    // A step's usual end without the status table's switch.
+    this.bits = (this.bits & ~(Bits.FIELD_MASK << Bits.STATUS_SHIFT)) | ((status === 'completed' ? Bits.COMPLETED_CODE : statusCode(status)) << Bits.STATUS_SHIFT);
     this.end = now;
+    return true;
   }
 
   /** Moves a running or not yet started node to `cancelled` at `now`; finished ones stay as they are. */
@@ -302,7 +320,7 @@ export class TreeNode implements WorkflowNode {
 
   /** True once retention removed this node from its parent's list. */
   get pruned(): boolean {
-    return (this.bits & PRUNED) !== 0;
+    return (this.bits & Bits.PRUNED) !== 0;
   }
 
   /** True when retention removed this node, or a node between it and `top`, from its parent's list. */
@@ -325,10 +343,32 @@ export class TreeNode implements WorkflowNode {
     }
     if (max > 0 && this.endSeq === 0 && this.isOwnEnd(event) && (!this.isWorkflowNode() || this.hasRoom(max))) {
       this.endSeq = event.id;
-      if (event.type === 'stepEnd') this.bits = (this.bits & LOW_BITS) | (event.attempts << ATTEMPTS_SHIFT);
+      if (event.type === 'stepEnd') this.bits = (this.bits & Bits.LOW_BITS) | (event.attempts << Bits.ATTEMPTS_SHIFT);
       return;
     }
     this.keep(event, max);
+  }
+
+  /**
+   * Records a step's own `stepStart` built right after `start` (nothing recorded since), or its
+   * own `stepEnd` built from the node right after a `finish` that ended it: the same as
+   * `recordEvent`, which would find it to be the node's own and keep it as its id, without reading
+   * every field back to compare (a step records both). Anything else goes through `recordEvent`.
+   */
+  recordOwnStepEvent(event: WorkflowEvent): void {
+    const max = this.owner.retention.maxEventsPerNode;
+    if (max > 0 && !this.isWorkflowNode()) {
+      if (event.type === 'stepStart' && this.startSeq === 0 && this.endSeq === 0 && !this.hasEvents()) {
+        this.startSeq = event.id;
+        return;
+      }
+      if (event.type === 'stepEnd' && this.endSeq === 0 && packableAttempts(event.attempts)) {
+        this.endSeq = event.id;
+        this.bits = (this.bits & Bits.LOW_BITS) | (event.attempts << Bits.ATTEMPTS_SHIFT);
+        return;
+      }
+    }
+    this.recordEvent(event);
   }
 
   private keep(event: WorkflowEvent, max: number): void {
@@ -358,6 +398,7 @@ export class TreeNode implements WorkflowNode {
   }
 
   private hasEvents(): boolean {
+    if (this.more === null) return false;
     const history = this.history;
     return history !== null && (history.firstEvent !== null || history.secondEvent !== null || history.laterEvents !== null);
   }
@@ -388,9 +429,7 @@ export class TreeNode implements WorkflowNode {
       event.name === this.name &&
       event.status === this.status &&
       event.duration === duration &&
-      Number.isInteger(event.attempts) &&
-      event.attempts >= 0 &&
-      event.attempts <= MAX_PACKED_ATTEMPTS
+      packableAttempts(event.attempts)
     );
   }
 
@@ -443,7 +482,9 @@ export class TreeNode implements WorkflowNode {
 
   addChild(child: TreeNode): void {
     child.parent = this;
-    const list = this.childList;
+    // The child list read here rather than through `childList`: this runs for every step.
+    const more = this.more;
+    const list = more === null || more instanceof TreeNode || Array.isArray(more) ? more : more.children;
     if (list === null) {
       this.childList = child;
       return;
@@ -457,7 +498,8 @@ export class TreeNode implements WorkflowNode {
     const max = this.owner.retention.maxChildrenPerNode;
     // Prune in batches (slack of a quarter) so the amortised cost per insertion stays O(1). Nodes
     // a prune had to keep (still running) raise the threshold, so they are not rescanned per add.
-    if (list.length > max + Math.max(16, max >> 2) + (this.history?.unprunable ?? 0)) this.pruneFinished(list, max);
+    const limit = max + Math.max(16, max >> 2);
+    if (list.length > limit && list.length > limit + (this.history?.unprunable ?? 0)) this.pruneFinished(list, max);
   }
 
   /** Puts `replacement` where `original` was and hangs `original` beneath it (shown as replaced). */
@@ -562,25 +604,48 @@ export class TreeNode implements WorkflowNode {
    */
   private pruneFinished(list: TreeNode[], max: number): void {
     let excess = list.length - max;
-    let pruned = 0;
-    let write = 0;
     const history = this.record();
-    for (let read = 0; read < list.length; read += 1) {
-      const node = list[read] as TreeNode;
-      if (excess > 0 && node.isPrunable()) {
-        excess -= 1;
-        pruned += 1;
-        node.bits |= PRUNED;
-        // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
-        if (node.more !== null) history.prunedAttrs = node.foldSubtreeInto(history.prunedAttrs);
-        continue;
-      }
-      list[write] = node;
-      write += 1;
+    // The usual case: the oldest children are the finished ones. The rest is then copied into a
+    // new list rather than moved down in this one: a list that lived long is in V8's old space, and
+    // each move of a recent (young) node within it would pay the write barrier's slow path; the
+    // new list is young, so the pushes until the next prune pay none either. Only when that prefix
+    // was not enough is the rest compacted in place.
+    let prefix = 0;
+    while (excess > 0 && prefix < list.length && (list[prefix] as TreeNode).isPrunable()) {
+      this.prune(list[prefix] as TreeNode, history);
+      prefix += 1;
+      excess -= 1;
     }
-    list.length = write;
+    let pruned = prefix;
+    let kept = list;
+    if (excess > 0) {
+      let write = 0;
+      for (let read = 0; read < list.length; read += 1) {
+        const node = list[read] as TreeNode;
+        if (read < prefix) continue;
+        if (excess > 0 && node.isPrunable()) {
+          excess -= 1;
+          pruned += 1;
+          this.prune(node, history);
+          continue;
+        }
+        list[write] = node;
+        write += 1;
+      }
+      list.length = write;
+    } else if (prefix > 0) {
+      kept = list.slice(prefix);
+      history.children = kept;
+    }
     history.prunedChildren += pruned;
-    history.unprunable = Math.max(0, write - max);
+    history.unprunable = Math.max(0, kept.length - max);
+  }
+
+  /** Marks `node` pruned, its subtree's key values folded into `history`. */
+  private prune(node: TreeNode, history: NodeHistory): void {
+    node.bits |= Bits.PRUNED;
+    // A bare step (no history, no children), the usual case, holds no key values: skip the walk.
+    if (node.more !== null) history.prunedAttrs = node.foldSubtreeInto(history.prunedAttrs);
   }
 
   /**
@@ -589,13 +654,18 @@ export class TreeNode implements WorkflowNode {
    * the engine that would make an iterator for each of the ~1,250 nodes it looks at.
    */
   private isPrunable(): boolean {
-    if (!isFinished(this.status)) return false;
+    // The status by its code: finished is completed, failed, cancelled or suspended (as isFinished).
+    if (this.statusCode() < Bits.COMPLETED_CODE) return false;
     if (this.more === null) return true;
     const list = this.childList;
     if (list === null) return true;
-    if (!Array.isArray(list)) return list.status !== 'running';
-    for (let i = 0; i < list.length; i += 1) if ((list[i] as TreeNode).status === 'running') return false;
+    if (!Array.isArray(list)) return list.statusCode() !== Bits.RUNNING_CODE;
+    for (let i = 0; i < list.length; i += 1) if ((list[i] as TreeNode).statusCode() === Bits.RUNNING_CODE) return false;
     return true;
+  }
+
+  private statusCode(): number {
+    return (this.bits >>> Bits.STATUS_SHIFT) & Bits.FIELD_MASK;
   }
 
   /**
@@ -629,27 +699,45 @@ export class TreeNode implements WorkflowNode {
 
 // The layout of `bits`: timed, pruned, replayed, the kind (3 bits), the status (3 bits), whether
 // the end and the start are kept as ticks, the start's era (12 bits), then a step's attempts (7
-// bits). It stays under 2^30, a small integer even where V8 compresses pointers.
-const TIMED = 0b001;
-const PRUNED = 0b010;
-const REPLAYED = 0b100;
-const KIND_SHIFT = 3;
-const STATUS_SHIFT = 6;
-const FIELD_MASK = 0b111;
-const END_TICKS = 1 << 9;
-const BEGIN_TICKS = 1 << 10;
-const ERA_SHIFT = 11;
-const ERA_MASK = MAX_ERAS - 1;
-const ATTEMPTS_SHIFT = 23;
-/** Everything below a step's attempts. */
-const LOW_BITS = (1 << ATTEMPTS_SHIFT) - 1;
-/** Attempts beyond this (rare: a retry limit over 127) keep the step's end as an event: the integer stays small. */
-const MAX_PACKED_ATTEMPTS = 127;
+// bits). It stays under 2^30, a small integer even where V8 compresses pointers. A const enum:
+// the build writes the numbers into the code, where module constants would be loaded and checked
+// at run time on each use (every step reads and writes `bits` a dozen times).
+const enum Bits {
+  TIMED = 0b001,
+  PRUNED = 0b010,
+  REPLAYED = 0b100,
+  KIND_SHIFT = 3,
+  STATUS_SHIFT = 6,
+  FIELD_MASK = 0b111,
+  END_TICKS = 1 << 9,
+  BEGIN_TICKS = 1 << 10,
+  ERA_SHIFT = 11,
+  /** `MAX_ERAS - 1` (checked below). */
+  ERA_MASK = 4095,
+  ATTEMPTS_SHIFT = 23,
+  /** Everything below a step's attempts. */
+  LOW_BITS = (1 << 23) - 1,
+  /** Attempts beyond this (rare: a retry limit over 127) keep the step's end as an event: the integer stays small. */
+  MAX_PACKED_ATTEMPTS = 127,
+  /** The kind and status codes this file tests directly (see `kindCode`, `statusCode`). */
+  WORKFLOW_KIND = 0 << 3,
+  RUNNING_CODE = 1,
+  COMPLETED_CODE = 2,
+  CANCELLED_STATUS = 4 << 6,
+}
+
+if (Bits.ERA_MASK !== MAX_ERAS - 1) throw new Error('tree-node: the era field does not fit MAX_ERAS');
+
+/** Attempts a step's end kept as its id can hold in `bits`. */
+function packableAttempts(attempts: number): boolean {
+  return Number.isInteger(attempts) && attempts >= 0 && attempts <= Bits.MAX_PACKED_ATTEMPTS;
+}
 
 const KINDS: readonly NodeKind[] = ['workflow', 'step', 'task', 'agentPrompt', 'toolCall', 'mcpCall', 'reflection'];
 const STATUSES: readonly WorkflowStatus[] = ['idle', 'running', 'completed', 'failed', 'cancelled', 'suspended'];
 
-const WORKFLOW_KIND = 0 << KIND_SHIFT;
+/** The id tag of each kind, by its code: a node's id is made without a map lookup. */
+const ID_TAGS: readonly IdTag[] = KINDS.map(idTag);
 
 // A switch, not a search or a map: a node is made, and its status set twice, for every step.
 function kindCode(kind: NodeKind): number {

@@ -39,7 +39,7 @@ export interface WorkflowRuntime {
   attachChild(child: WorkflowRuntime): void;
   snapshotState(): StateSnapshot;
   /** @internal */ emit(node: TreeNode, payload: EventPayload, timestamp?: number): WorkflowEvent;
-  /** @internal */ dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent;
+  /** @internal */ dispatch(node: TreeNode, built: WorkflowEvent, ownStep?: boolean): WorkflowEvent;
   /** @internal */ mountPoint(): TreeNode;
   /** @internal */ errorDetails(node: TreeNode, cause: unknown): ConstructorParameters<typeof WorkflowError>[1];
   /** @internal */ throwIfCancelled(node: TreeNode): void;

@@ -22,6 +22,7 @@ import { captureState } from './state.js';
 import { addRunSecrets, carryRunSecrets, maskForRun } from './run-secrets.js';
 import { ownRedactedValues } from './redacted-values.js';
 import { TreeNode } from './tree-node.js';
+import { EventRing } from './event-ring.js';
 import { runWorkflow } from './run-workflow.js';
 import { waitForSignal } from './wait-for.js';
 import type { WaitOptions, WaitSchema } from './run-journal.js';
@@ -33,6 +34,7 @@ import type { WorkflowConfig } from './workflow-config.js';
 import { brandWorkflowPrototype, type WorkflowRuntime } from './workflow-runtime.js';
 import { validateWorkflowArgs } from './config/workflow-config.js';
 import { validateObserver } from './config/observer.js';
+import { keepShape } from '../util/lasting-shape.js';
 
 /** What a functional workflow's executor receives (see `WorkflowContextOf` for its members). */
 export type WorkflowContext = WorkflowContextOf<Workflow>;
@@ -96,6 +98,7 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   /** Override in subclasses; functional workflows run their executor. */
   run(...args: unknown[]): Promise<T> {
+    keepSubclassShape(this);
     const durable = durableRunner(this);
     if (durable !== undefined) return durable(this, args, () => this.runExecutor());
     return this.runExecutor();
@@ -373,11 +376,14 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
 
   /**
    * @internal Records a fully built event on `node` and delivers it to the current root's
-   * observers, with the run's secrets masked: the one door every event goes through.
+   * observers, with the run's secrets masked: the one door every event goes through. `ownStep`:
+   * the event is the step node's own start or end, built from it (see `recordOwnStepEvent`).
    */
-  dispatch(node: TreeNode, built: WorkflowEvent): WorkflowEvent {
+  dispatch(node: TreeNode, built: WorkflowEvent, ownStep = false): WorkflowEvent {
     const event = maskForRun(this, built);
-    node.recordEvent(event);
+    // A masked copy is another event: the node compares it with itself as any other.
+    if (ownStep && event === built) node.recordOwnStepEvent(event);
+    else node.recordEvent(event);
     this.realm.root.rare?.hub?.event(event, node);
     return event;
   }
@@ -540,10 +546,75 @@ export class Workflow<T = unknown> implements WorkflowRuntime {
  */
 function wrapRun<T>(workflow: Workflow<T>, body: (...args: unknown[]) => Promise<T>): (...args: unknown[]) => Promise<T> {
   return function (...args: unknown[]): Promise<T> {
+    keepSubclassShape(workflow);
     const durable = durableRunner(workflow);
     if (durable !== undefined) return durable(workflow, args, (stored = args) => runWorkflow(workflow, () => body.apply(workflow, stored as unknown[])));
     return runWorkflow(workflow, () => body.apply(workflow, args));
   };
+}
+
+/** Workflow subclasses whose shape a keeper holds (see `keepSubclassShape`). */
+const subclassShapes = new WeakSet<object>();
+
+/**
+ * Keeps the shape of `workflow`'s class (a subclass of Workflow) alive after its last instance,
+ * from the first run of one. Every run's workflows die with its tree, and a full GC then takes
+ * the subclass's shapes along, and with them the code compiled against them (most of the runner:
+ * every workflow of the run passes through it), which runs slowly until compiled again. The
+ * keeper is made like an instance (the Workflow constructor with the class as `new.target`) and
+ * given the instance's other own properties in the same order with values of the same kind
+ * (0 for a small integer, `''` for a string, an empty object for an object...), so it has the
+ * same shape and holds nothing of the instance. Decision 0095.
+ */
+function keepSubclassShape(workflow: Workflow): void {
+  const type: unknown = workflow.constructor;
+  if (type === Workflow || typeof type !== 'function' || subclassShapes.has(type)) return;
+  subclassShapes.add(type);
+  try {
+    keepShape(shapeKeeperOf(workflow, type));
+  } catch {
+    // A class whose instances cannot be copied so only compiles again after a full GC, as before.
+  }
+}
+
+/** An object of `workflow`'s shape holding none of its values (see `keepSubclassShape`). */
+function shapeKeeperOf(workflow: Workflow, type: Function): object {
+  const keeper = Reflect.construct(Workflow, ['kept for its shape'], type) as object;
+  const made = new Set(Reflect.ownKeys(keeper));
+  for (const key of Reflect.ownKeys(workflow)) {
+    if (made.has(key)) continue;
+    const property = Object.getOwnPropertyDescriptor(workflow, key);
+    // An accessor's functions are the instance's own: the shapes part ways there.
+    if (property === undefined || !('value' in property)) break;
+    Object.defineProperty(keeper, key, { ...property, value: sameKind(property.value) });
+  }
+  return keeper;
+}
+
+const KEPT_OBJECT = Object.freeze({});
+const KEPT_FUNCTION = (): void => undefined;
+const KEPT_SYMBOL = Symbol('kept for its shape');
+
+/** A value V8 keeps in a field as it keeps `value` (a small integer, a number, a pointer), and none of its contents. */
+function sameKind(value: unknown): unknown {
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) && value >= -(2 ** 30) && value < 2 ** 30 && !Object.is(value, -0) ? 0 : 0.5;
+    case 'string':
+      return '';
+    case 'boolean':
+      return false;
+    case 'bigint':
+      return 0n;
+    case 'symbol':
+      return KEPT_SYMBOL;
+    case 'function':
+      return KEPT_FUNCTION;
+    case 'undefined':
+      return undefined;
+    default:
+      return value === null ? null : KEPT_OBJECT;
+  }
 }
 
 /**
@@ -619,3 +690,11 @@ function ownRealm(config: WorkflowConfig, root: Workflow, inherited: Settings): 
 
 // `isWorkflow` (workflow-runtime.ts) answers `instanceof Workflow` for modules below this class.
 brandWorkflowPrototype(Workflow.prototype);
+
+// A run's workflows and nodes all die with its tree: one of each is kept (with a logger, an
+// observer hub and an event ring), so a full GC between runs does not take their shapes, and the
+// code compiled against them, along (decision 0095). A workflow subclass's own shapes still go.
+const shapeKeeper = keepShape(new Workflow('kept for its shape'));
+keepShape(shapeKeeper.logger);
+keepShape(new ObserverHub(() => undefined));
+keepShape(new EventRing(0));

@@ -1,3 +1,5 @@
+import { keepShape } from './lasting-shape.js';
+
 /**
  * Keeps the newest `capacity` items. Push is O(1); the oldest item is overwritten once full and
  * counted in `dropped`, so memory per node stays bounded however long a run goes.
@@ -37,3 +39,6 @@ export class RingBuffer<T> {
     return this.items.slice(this.start).concat(this.items.slice(0, this.start));
   }
 }
+
+// A node's logs die with its tree: one ring is kept, so its shape outlives every tree (decision 0095).
+keepShape(new RingBuffer<unknown>(0));
