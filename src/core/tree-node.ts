@@ -14,6 +14,8 @@ import { NODE_USAGE } from '../util/node-usage.js';
 import type { RetentionOptions } from './retention.js';
 
 const NONE: readonly never[] = Object.freeze([]);
+/** What a node with no history has dropped (frozen: shared by every such node). */
+const NOTHING_DROPPED: { events: number; logs: number; children: number } = Object.freeze({ events: 0, logs: 0, children: 0 });
 
 /** What a node needs from the workflow that owns it. */
 export interface NodeOwner {
@@ -306,6 +308,8 @@ export class TreeNode implements WorkflowNode {
 
   get dropped(): { events: number; logs: number; children: number; usage?: TokenUsage } {
     const history = this.history;
+    // Most nodes have dropped nothing: one shared answer, not an object per read (a viewer reads it for every row).
+    if (history === null) return NOTHING_DROPPED;
     const dropped = {
       events: history?.laterEvents?.dropped ?? 0,
       logs: history?.logs?.dropped ?? 0,
