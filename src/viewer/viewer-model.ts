@@ -7,6 +7,9 @@ import { addUsage, sameUsage, ZERO_USAGE } from '../util/usage.js';
 import { ownUsage, subtreeUsage } from './subtree-usage.js';
 import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 
+/** A refresh walks the whole tree when more than 1 node in this many changed. */
+const WALK_WHEN_CHANGED = 3;
+
 /** One node as last sent: its row, its part of the usage rollup and the children sent under it. */
 interface Known {
   readonly node: WorkflowNode;
@@ -71,7 +74,9 @@ export class ViewerModel {
   }
 
   refresh(): TreeChanges {
-    if (this.whole) return this.rebuild();
+    // Looking at one changed node costs several times what one node of a whole walk does: when a
+    // batch changed a large part of the tree (a run's steps since the last batch), a walk is cheaper.
+    if (this.whole || (this.dirty.size + this.dirtyIds.size) * WALK_WHEN_CHANGED > this.known.size) return this.rebuild();
     const upserted: WireRow[] = [];
     const removed: string[] = [];
     const changed = new Set<Known>();
