@@ -8,7 +8,7 @@ import type { Workflow } from '../core/workflow.js';
 import { nextEventId } from '../util/ids.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
-import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime } from './load-json-schema-runtime.js';
+import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime, type JsonSchemaRuntime } from './load-json-schema-runtime.js';
 import { requestBase, withOverride, withSystemBlocks } from './loop/request-builder.js';
 import { runTool } from './loop/tool-round.js';
 import type { PromptCall, PromptOutcome } from './prompt-call.js';
@@ -67,14 +67,114 @@ async function withTools<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   }
 }
 
-async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): Promise<PromptOutcome<T>> {
+function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): Promise<PromptOutcome<T>> {
+  return isPlainCall(call, handlers) ? plainCall(call) : fullLoop(call, handlers, undefined);
+}
+
+/**
+ * The usual call: no tools, turn features, budgets, streaming, journal or runtime to load. Its
+ * first request is sent without an async frame of its own (the loop's holds every local it has,
+ * on every call); an answer that asks for tools goes on in the full loop.
+ */
+function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): boolean {
+  return (
+    handlers.size === 0 &&
+    call.turnFeatures.length === 0 &&
+    call.budgets.length === 0 &&
+    call.onStream === undefined &&
+    call.settings.maxTurns >= 1 &&
+    loadedJsonSchemaRuntime() !== undefined &&
+    (call.tree.node === undefined || !streamsText(call.tree.workflow)) &&
+    callJournalOf(call) === undefined
+  );
+}
+
+/** The first turn of a plain call (see `isPlainCall`): as the full loop sends and reads it. */
+function plainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
+  let request: TurnRequest;
+  let sent: Promise<ModelAnswer>;
+  try {
+    const toolMode = call.settings.structuredOutput === 'tool';
+    const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
+    request = plainRequest(call, base, [{ role: 'user', content: call.plan.userContent }], 1);
+    const context: ModelRequestContext = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: undefined };
+    sent = request.model.send(request.params, context);
+  } catch (error) {
+    // Failures before the answer are rejections, as from the async loop.
+    return Promise.reject(error);
+  }
+  return sent.then(
+    (response) => plainAnswer(call, request, response),
+    (error: unknown) => {
+      bookUnreadable(call, request.held, request.model.provider, request.params, error);
+      throw failedRequest(request.held, error, call.agentName);
+    },
+  );
+}
+
+/** A plain call's first answer: the outcome, or the full loop from turn 1 when it asks for tools. */
+function plainAnswer<T>(call: PromptCall<T>, request: TurnRequest, response: ModelAnswer): PromptOutcome<T> | Promise<PromptOutcome<T>> {
+  const usage = addUsage(ZERO_USAGE, answered(call, request, response, 1));
+  const toolMode = call.settings.structuredOutput === 'tool';
+  const toolUses = toolMode || response.stop_reason === 'tool_use' ? response.content.filter(isToolUse) : NO_TOOL_USES;
+  const answerCall = toolMode ? toolUses.find(isAnswerCall) : undefined;
+  if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
+    return finalOutcome(call, response, toolMode, answerCall, usage, 1, []);
+  }
+  const messages: MessageParam[] = [{ role: 'user', content: call.plan.userContent }];
+  return fullLoop(call, NO_HANDLERS, { turn: 1, response, messages, usage });
+}
+
+/** A turn already answered before the loop runs (a plain call's first turn that asks for tools). */
+interface AnsweredTurn {
+  readonly turn: number;
+  readonly response: ModelAnswer;
+  readonly messages: MessageParam[];
+  readonly usage: TokenUsage;
+}
+
+/** The call's result from its last answer: the answer tool's input, or the text, parsed. */
+function finalOutcome<T>(
+  call: PromptCall<T>,
+  response: ModelAnswer,
+  toolMode: boolean,
+  answerCall: ToolUseBlock | undefined,
+  usage: TokenUsage,
+  turn: number,
+  toolCalls: ToolCallRecord[],
+): PromptOutcome<T> {
+  if (toolMode && answerCall === undefined) {
+    throw new StructuredOutputError(
+      `Agent "${call.agentName}": the model ended without calling ${ANSWER_TOOL}.`,
+      call.agentName,
+      'missing_output',
+      [],
+      textOf(response.content),
+    );
+  }
+  const raw = toolMode ? answerCall?.input : textOf(response.content);
+  const answer = parseAnswer(raw, call.prompt.responseFormat, call.agentName, !toolMode);
+  return {
+    value: answer.value,
+    answerData: answer.data,
+    answerText: typeof raw === 'string' ? raw : undefined,
+    usage,
+    turns: turn,
+    stopReason: response.stop_reason,
+    model: response.model,
+    cached: false,
+    toolCalls,
+  };
+}
+
+async function fullLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>, given: AnsweredTurn | undefined): Promise<PromptOutcome<T>> {
   const { plan, settings } = call;
   const toolMode = settings.structuredOutput === 'tool';
   const runtime = loadedJsonSchemaRuntime() ?? (await loadJsonSchemaRuntime());
   const base = requestBase(call, handlers, toolMode, runtime);
-  const messages: MessageParam[] = [{ role: 'user', content: plan.userContent }];
+  const messages: MessageParam[] = given?.messages ?? [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];
-  let usage: TokenUsage = ZERO_USAGE;
+  let usage: TokenUsage = given?.usage ?? ZERO_USAGE;
 
   const features = call.turnFeatures;
   // Only calls that have turn features pay for their awaits.
@@ -107,6 +207,8 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     let response: ModelAnswer;
     if (paused !== undefined && turn === paused.turn) {
       response = paused.response;
+    } else if (given !== undefined && turn === given.turn) {
+      response = given.response;
     } else {
       const request = plain ? plainRequest(call, base, messages, turn) : await shapedRequest(call, base, messages, turn);
       try {
@@ -124,28 +226,7 @@ async function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     const toolUses = toolMode || response.stop_reason === 'tool_use' ? response.content.filter(isToolUse) : NO_TOOL_USES;
     const answerCall = toolMode ? toolUses.find(isAnswerCall) : undefined;
     if (answerCall !== undefined || response.stop_reason !== 'tool_use' || toolUses.length === 0) {
-      if (toolMode && answerCall === undefined) {
-        throw new StructuredOutputError(
-          `Agent "${call.agentName}": the model ended without calling ${ANSWER_TOOL}.`,
-          call.agentName,
-          'missing_output',
-          [],
-          textOf(response.content),
-        );
-      }
-      const raw = toolMode ? answerCall?.input : textOf(response.content);
-      const answer = parseAnswer(raw, call.prompt.responseFormat, call.agentName, !toolMode);
-      return {
-        value: answer.value,
-        answerData: answer.data,
-        answerText: typeof raw === 'string' ? raw : undefined,
-        usage,
-        turns: turn,
-        stopReason: response.stop_reason,
-        model: response.model,
-        cached: false,
-        toolCalls,
-      };
+      return finalOutcome(call, response, toolMode, answerCall, usage, turn, toolCalls);
     }
     const approvals = approving ? await approvalsOf(call, handlers, toolUses, { turn, messages: [...messages], response, usage, requests: call.meter.turns, toolCalls: [...toolCalls] }) : undefined;
     messages.push({ role: 'assistant', content: response.content });
