@@ -210,7 +210,9 @@ async function fullLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, To
     } else if (given !== undefined && turn === given.turn) {
       response = given.response;
     } else {
-      const request = plain ? plainRequest(call, base, messages, turn) : await shapedRequest(call, base, messages, turn);
+      const ready = plain ? plainRequest(call, base, messages, turn) : shapedRequest(call, base, messages, turn);
+      // Awaited only when it waits (features, a budget's wait, a durable run's store).
+      const request = ready instanceof Promise ? await ready : ready;
       try {
         response = await request.model.send(request.params, context);
         pieces?.flush();
@@ -276,40 +278,68 @@ function plainRequest<T>(call: PromptCall<T>, base: MessageCreateParamsNonStream
   return { params, model: call.model, held: undefined, sentAt: call.tree.node === undefined ? 0 : call.tree.now() };
 }
 
-/** A request shaped by the call's turn features, then reserved on its budgets (both may wait). */
-async function shapedRequest<T>(
+/**
+ * A request shaped by the call's turn features, then reserved on its budgets (both may wait).
+ * Without features, and with a reservation that holds at once outside a durable run (the usual
+ * budgeted request), it is ready at once: no async frame, promise or turn of its own.
+ */
+function shapedRequest<T>(
+  call: PromptCall<T>,
+  base: MessageCreateParamsNonStreaming,
+  messages: MessageParam[],
+  turn: number,
+): TurnRequest | Promise<TurnRequest> {
+  if (call.turnFeatures.length > 0) return featuredRequest(call, base, messages, turn);
+  let params: MessageCreateParamsNonStreaming;
+  if (turn === 1) {
+    params = base;
+    params.messages = [messages[0] as MessageParam];
+  } else {
+    params = { ...base, messages: [...messages] };
+  }
+  return reservedRequest(call, params, call.model);
+}
+
+/** A request its turn features shape first (they may wait, and compact the conversation). */
+async function featuredRequest<T>(
   call: PromptCall<T>,
   base: MessageCreateParamsNonStreaming,
   messages: MessageParam[],
   turn: number,
 ): Promise<TurnRequest> {
   const features = call.turnFeatures;
-  let params: MessageCreateParamsNonStreaming;
   let model: ModelAdapter = call.model;
-  if (features.length > 0) {
-    // Features may compact the conversation in place: the request copies it afterwards.
-    const shaped = await beforeRequest(call, features, turn, messages);
-    params = { ...base, messages: [...messages] };
-    if (shaped.blocks.length > 0) params = withSystemBlocks(params, shaped.blocks);
-    if (shaped.override !== undefined) {
-      params = withOverride(params, shaped.override.change, shaped.override.feature);
-      model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
-    }
-  } else if (turn === 1) {
-    params = base;
-    params.messages = [messages[0] as MessageParam];
-  } else {
-    params = { ...base, messages: [...messages] };
+  // Features may compact the conversation in place: the request copies it afterwards.
+  const shaped = await beforeRequest(call, features, turn, messages);
+  let params: MessageCreateParamsNonStreaming = { ...base, messages: [...messages] };
+  if (shaped.blocks.length > 0) params = withSystemBlocks(params, shaped.blocks);
+  if (shaped.override !== undefined) {
+    params = withOverride(params, shaped.override.change, shaped.override.feature);
+    model = adapterFor(call, shaped.override.change.model, shaped.override.feature);
   }
-  // Reserved synchronously right before sending: calls sharing a budget cannot overshoot together.
-  const request = params;
+  return reservedRequest(call, params, model);
+}
+
+/** `params` reserved on the call's budgets, synchronously right before sending: calls sharing a budget cannot overshoot together. */
+function reservedRequest<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, model: ModelAdapter): TurnRequest | Promise<TurnRequest> {
   const provider = model.provider;
-  const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, request, provider));
-  const held = reserving instanceof Promise ? await reserving : reserving;
-  // In a durable run the reservation is stored before the request leaves: a crash mid-request still counts.
-  if (held !== undefined) await keepReservation(call, held);
-  // Read only in a tree: outside one nobody is told about single requests. After the
-  // reservation: a request that waited for budget is timed from when it was sent.
+  const reserving = call.budgets.length === 0 ? undefined : reserveOrRaise(call, () => reserveRequest(call, params, provider));
+  if (reserving instanceof Promise) return reserving.then((held) => keptRequest(call, params, model, held));
+  return keptRequest(call, params, model, reserving);
+}
+
+/** In a durable run the reservation is stored before the request leaves: a crash mid-request still counts. */
+function keptRequest<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, model: ModelAdapter, held: Reservation | undefined): TurnRequest | Promise<TurnRequest> {
+  const keeping = held === undefined ? undefined : keepReservation(call, held);
+  if (keeping !== undefined) return keeping.then(() => sentRequest(call, params, model, held));
+  return sentRequest(call, params, model, held);
+}
+
+/**
+ * The request as it leaves. Its time is read only in a tree (outside one nobody is told about
+ * single requests), after the reservation: a request that waited for budget is timed from when it was sent.
+ */
+function sentRequest<T>(call: PromptCall<T>, params: MessageCreateParamsNonStreaming, model: ModelAdapter, held: Reservation | undefined): TurnRequest {
   return { params, model, held, sentAt: call.tree.node === undefined ? 0 : call.tree.now() };
 }
 
