@@ -72,15 +72,14 @@ function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHand
 }
 
 /**
- * The usual call: no tools, turn features, budgets, streaming, journal or runtime to load. Its
- * first request is sent without an async frame of its own (the loop's holds every local it has,
- * on every call); an answer that asks for tools goes on in the full loop.
+ * The usual call: no tools, turn features, streaming, journal or runtime to load (budgets are
+ * fine). Its first request is sent without an async frame of its own (the loop's holds every
+ * local it has, on every call); an answer that asks for tools goes on in the full loop.
  */
 function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): boolean {
   return (
     handlers.size === 0 &&
     call.turnFeatures.length === 0 &&
-    call.budgets.length === 0 &&
     call.onStream === undefined &&
     call.settings.maxTurns >= 1 &&
     loadedJsonSchemaRuntime() !== undefined &&
@@ -91,25 +90,43 @@ function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolH
 
 /** The first turn of a plain call (see `isPlainCall`): as the full loop sends and reads it. */
 function plainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
-  let request: TurnRequest;
-  let sent: Promise<ModelAnswer>;
+  let ready: TurnRequest | Promise<TurnRequest>;
+  let context: ModelRequestContext;
   try {
     const toolMode = call.settings.structuredOutput === 'tool';
     const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
-    request = plainRequest(call, base, [{ role: 'user', content: call.plan.userContent }], 1);
-    const context: ModelRequestContext = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: undefined };
+    const budgeted = call.budgets.length > 0;
+    // Under budgets every retry an adapter would send is a request: it asks them first.
+    context = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: budgeted ? retryGate(call) : undefined };
+    const messages: MessageParam[] = [{ role: 'user', content: call.plan.userContent }];
+    ready = budgeted ? shapedRequest(call, base, messages, 1) : plainRequest(call, base, messages, 1);
+  } catch (error) {
+    // Failures before the request is sent are rejections, as from the async loop.
+    return Promise.reject(error);
+  }
+  return ready instanceof Promise ? ready.then((request) => sendPlain(call, request, context)) : sendPlain(call, ready, context);
+}
+
+/** Sends a plain call's first request; a failed one settles its reservation as the loop's does. */
+function sendPlain<T>(call: PromptCall<T>, request: TurnRequest, context: ModelRequestContext): Promise<PromptOutcome<T>> {
+  let sent: Promise<ModelAnswer>;
+  try {
     sent = request.model.send(request.params, context);
   } catch (error) {
-    // Failures before the answer are rejections, as from the async loop.
-    return Promise.reject(error);
+    return Promise.reject(unsent(call, request, error));
   }
   return sent.then(
     (response) => plainAnswer(call, request, response),
     (error: unknown) => {
-      bookUnreadable(call, request.held, request.model.provider, request.params, error);
-      throw failedRequest(request.held, error, call.agentName);
+      throw unsent(call, request, error);
     },
   );
+}
+
+/** A request that got no answer: an unreadable one booked, its reservation settled; the error the call fails with. */
+function unsent<T>(call: PromptCall<T>, request: TurnRequest, error: unknown): unknown {
+  bookUnreadable(call, request.held, request.model.provider, request.params, error);
+  return failedRequest(request.held, error, call.agentName);
 }
 
 /** A plain call's first answer: the outcome, or the full loop from turn 1 when it asks for tools. */
