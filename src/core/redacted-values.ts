@@ -6,18 +6,23 @@ import { observedFieldsOf } from './observed-fields.js';
  * leaves, so a redacted object (`{ user, password }`) hides each of its strings.
  */
 export function redactedValues(workflow: WorkflowRuntime | undefined): string[] {
+  // One array for the whole chain (read on every agent call), not one per workflow spread into it.
   const values: string[] = [];
-  for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) values.push(...ownRedactedValues(w));
+  for (let w = workflow; w !== undefined && w !== null; w = w.parent ?? undefined) collectOwn(w, values);
   return values;
 }
 
 /** The redacted values of `workflow` alone (not its parents). */
 export function ownRedactedValues(workflow: WorkflowRuntime): string[] {
   const values: string[] = [];
-  for (const field of observedFieldsOf(workflow)) {
-    if (field.redact) collectLeaves(readField(field.read, workflow), values, 0);
-  }
+  collectOwn(workflow, values);
   return values;
+}
+
+function collectOwn(workflow: WorkflowRuntime, into: string[]): void {
+  for (const field of observedFieldsOf(workflow)) {
+    if (field.redact) collectLeaves(readField(field.read, workflow), into, 0);
+  }
 }
 
 function readField(read: (instance: object) => unknown, instance: object): unknown {
