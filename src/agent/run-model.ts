@@ -68,7 +68,9 @@ async function withTools<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
 }
 
 function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): Promise<PromptOutcome<T>> {
-  return isPlainCall(call, handlers) ? plainCall(call) : fullLoop(call, handlers, undefined);
+  if (!isPlainCall(call, handlers)) return fullLoop(call, handlers, undefined);
+  // Two functions, not one with a branch: the usual call's stays as small as it was.
+  return call.budgets.length === 0 ? plainCall(call) : budgetedPlainCall(call);
 }
 
 /**
@@ -90,21 +92,48 @@ function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolH
 
 /** The first turn of a plain call (see `isPlainCall`): as the full loop sends and reads it. */
 function plainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
+  let request: TurnRequest;
+  let sent: Promise<ModelAnswer>;
+  try {
+    const toolMode = call.settings.structuredOutput === 'tool';
+    const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
+    request = plainRequest(call, base, [{ role: 'user', content: call.plan.userContent }], 1);
+    const context: ModelRequestContext = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: undefined };
+    sent = request.model.send(request.params, context);
+  } catch (error) {
+    // Failures before the answer are rejections, as from the async loop.
+    return Promise.reject(error);
+  }
+  return sent.then(
+    (response) => plainAnswer(call, request, response),
+    (error: unknown) => {
+      bookUnreadable(call, request.held, request.model.provider, request.params, error);
+      throw failedRequest(request.held, error, call.agentName);
+    },
+  );
+}
+
+/** `plainCall` under budgets: its request reserved first (it may wait), retries asked of the budgets. */
+function budgetedPlainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   let ready: TurnRequest | Promise<TurnRequest>;
   let context: ModelRequestContext;
   try {
     const toolMode = call.settings.structuredOutput === 'tool';
     const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
-    const budgeted = call.budgets.length > 0;
     // Under budgets every retry an adapter would send is a request: it asks them first.
-    context = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: budgeted ? retryGate(call) : undefined };
+    context = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: retryGate(call) };
     const messages: MessageParam[] = [{ role: 'user', content: call.plan.userContent }];
-    ready = budgeted ? shapedRequest(call, base, messages, 1) : plainRequest(call, base, messages, 1);
+    ready = shapedRequest(call, base, messages, 1);
   } catch (error) {
     // Failures before the request is sent are rejections, as from the async loop.
     return Promise.reject(error);
   }
-  return ready instanceof Promise ? ready.then((request) => sendPlain(call, request, context)) : sendPlain(call, ready, context);
+  return ready instanceof Promise ? sendWhenReserved(call, ready, context) : sendPlain(call, ready, context);
+}
+
+/** Sends a request whose reservation waited (its own function: a closure would cost every call a heap context). */
+function sendWhenReserved<T>(call: PromptCall<T>, ready: Promise<TurnRequest>, context: ModelRequestContext): Promise<PromptOutcome<T>> {
+  return ready.then((request) => sendPlain(call, request, context));
 }
 
 /** Sends a plain call's first request; a failed one settles its reservation as the loop's does. */
