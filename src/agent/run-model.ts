@@ -313,15 +313,14 @@ interface TurnRequest {
 
 /** A request of a call without turn features or budgets: the base and the conversation, nothing to wait for. */
 function plainRequest<T>(call: PromptCall<T>, base: MessageCreateParamsNonStreaming, messages: MessageParam[], turn: number): TurnRequest {
-  let params: MessageCreateParamsNonStreaming;
-  if (turn === 1) {
-    // The usual call is one turn: its request is the base with the first message, no copy.
-    params = base;
-    params.messages = [messages[0] as MessageParam];
-  } else {
-    params = { ...base, messages: [...messages] };
-  }
-  return { params, model: call.model, held: undefined, sentAt: call.tree.node === undefined ? 0 : call.tree.now() };
+  return { params: turnParams(base, messages, turn), model: call.model, held: undefined, sentAt: call.tree.node === undefined ? 0 : call.tree.now() };
+}
+
+/** A turn's request body: the usual call is one turn, whose body is the base with the first message, no copy. */
+function turnParams(base: MessageCreateParamsNonStreaming, messages: MessageParam[], turn: number): MessageCreateParamsNonStreaming {
+  if (turn !== 1) return { ...base, messages: [...messages] };
+  base.messages = [messages[0] as MessageParam];
+  return base;
 }
 
 /**
@@ -336,14 +335,7 @@ function shapedRequest<T>(
   turn: number,
 ): TurnRequest | Promise<TurnRequest> {
   if (call.turnFeatures.length > 0) return featuredRequest(call, base, messages, turn);
-  let params: MessageCreateParamsNonStreaming;
-  if (turn === 1) {
-    params = base;
-    params.messages = [messages[0] as MessageParam];
-  } else {
-    params = { ...base, messages: [...messages] };
-  }
-  return reservedRequest(call, params, call.model);
+  return reservedRequest(call, turnParams(base, messages, turn), call.model);
 }
 
 /** A request its turn features shape first (they may wait, and compact the conversation). */
