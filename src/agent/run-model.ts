@@ -93,24 +93,15 @@ function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolH
 /** The first turn of a plain call (see `isPlainCall`): as the full loop sends and reads it. */
 function plainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   let request: TurnRequest;
-  let sent: Promise<ModelAnswer>;
   try {
     const toolMode = call.settings.structuredOutput === 'tool';
     const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
     request = plainRequest(call, base, [{ role: 'user', content: call.plan.userContent }], 1);
-    const context: ModelRequestContext = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: undefined };
-    sent = request.model.send(request.params, context);
   } catch (error) {
-    // Failures before the answer are rejections, as from the async loop.
+    // Failures before the request is sent are rejections, as from the async loop.
     return Promise.reject(error);
   }
-  return sent.then(
-    (response) => plainAnswer(call, request, response),
-    (error: unknown) => {
-      bookUnreadable(call, request.held, request.model.provider, request.params, error);
-      throw failedRequest(request.held, error, call.agentName);
-    },
-  );
+  return sendPlain(call, request, { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: undefined });
 }
 
 /** `plainCall` under budgets: its request reserved first (it may wait), retries asked of the budgets. */
