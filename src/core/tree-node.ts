@@ -237,7 +237,9 @@ export class TreeNode implements WorkflowNode {
     if (this.startSeq !== 0) out.push(this.ownStartEvent());
     if (history?.firstEvent) out.push(history.firstEvent);
     if (history?.secondEvent) out.push(history.secondEvent);
-    if (history?.laterEvents) out.push(...history.laterEvents.toArray(this.id, this.workflowId));
+    const later = history?.laterEvents ?? null;
+    if (later instanceof EventRing) out.push(...later.toArray(this.id, this.workflowId));
+    else if (later !== null) out.push(later);
     if (this.endSeq !== 0) out.push(this.ownEndEvent());
     return out;
   }
@@ -248,7 +250,8 @@ export class TreeNode implements WorkflowNode {
     let count = (this.startSeq !== 0 ? 1 : 0) + (this.endSeq !== 0 ? 1 : 0);
     if (history?.firstEvent) count += 1;
     if (history?.secondEvent) count += 1;
-    return count + (history?.laterEvents?.size ?? 0);
+    const later = history?.laterEvents ?? null;
+    return count + (later instanceof EventRing ? later.size : later !== null ? 1 : 0);
   }
 
   get logs(): readonly LogEntry[] {
@@ -311,7 +314,7 @@ export class TreeNode implements WorkflowNode {
     // Most nodes have dropped nothing: one shared answer, not an object per read (a viewer reads it for every row).
     if (history === null) return NOTHING_DROPPED;
     const dropped = {
-      events: history?.laterEvents?.dropped ?? 0,
+      events: history.laterEvents instanceof EventRing ? history.laterEvents.dropped : 0,
       logs: history?.logs?.dropped ?? 0,
       children: history?.prunedChildren ?? 0,
     };
@@ -380,7 +383,28 @@ export class TreeNode implements WorkflowNode {
     const slot = this.nextSlot(history, max);
     if (slot === 'first') history.firstEvent = event;
     else if (slot === 'second') history.secondEvent = event;
-    else (history.laterEvents ??= new EventRing(Math.max(0, max - 2))).push(event, this.id, this.workflowId);
+    else this.keepLater(history, event, max);
+  }
+
+  /**
+   * A third event is kept as it is, a ring made only for a fourth: an agent call's node has three
+   * (its start, one request, its end), and a ring is ~150 bytes on every one of them.
+   */
+  private keepLater(history: NodeHistory, event: WorkflowEvent, max: number): void {
+    const later = history.laterEvents;
+    if (later instanceof EventRing) {
+      later.push(event, this.id, this.workflowId);
+      return;
+    }
+    const capacity = Math.max(0, max - 2);
+    if (later === null && capacity > 0) {
+      history.laterEvents = event;
+      return;
+    }
+    const ring = new EventRing(capacity);
+    if (later !== null) ring.push(later, this.id, this.workflowId);
+    ring.push(event, this.id, this.workflowId);
+    history.laterEvents = ring;
   }
 
   /**
@@ -398,7 +422,8 @@ export class TreeNode implements WorkflowNode {
     const history = this.history;
     if (this.nextSlot(history, max) !== 'later') return true;
     const later = history?.laterEvents ?? null;
-    return later === null ? max > 2 : later.size < later.capacity;
+    if (later === null) return max > 2;
+    return later instanceof EventRing ? later.size < later.capacity : max > 3;
   }
 
   private hasEvents(): boolean {
@@ -829,7 +854,8 @@ interface NodeHistory {
   attrs: AttrMap | null;
   firstEvent: WorkflowEvent | null;
   secondEvent: WorkflowEvent | null;
-  laterEvents: EventRing | null;
+  /** The newest events after those two: the third itself until a fourth comes (see `keepLater`). */
+  laterEvents: EventRing | WorkflowEvent | null;
   logs: RingBuffer<LogEntry> | null;
   prunedChildren: number;
   /** What keys with a `merge` held in pruned children's subtrees. */

@@ -80,6 +80,24 @@ describe('retention', () => {
     expect(new WorkflowTreeDebugger(wf).getStats().dropped.events).toBe(52 - max);
   });
 
+  it('a third kept event and the ring made for a fourth keep the same events, at every small limit', async () => {
+    for (let max = 1; max <= 6; max += 1) {
+      for (let snapshots = 0; snapshots <= 6; snapshots += 1) {
+        const wf = createWorkflow({ name: 'few', retention: { maxEventsPerNode: max } }, (ctx) => {
+          for (let i = 0; i < snapshots; i += 1) ctx.workflow.snapshotState();
+        });
+        const rec = record(wf);
+        await wf.run();
+        const live = rec.events.filter((e) => e.nodeId === wf.node.id).map((e) => e.id);
+        // The first two, then the newest that fit.
+        const kept = live.length <= max ? live : [...live.slice(0, Math.min(2, max)), ...live.slice(live.length - Math.max(0, max - 2))];
+        expect(wf.node.events.map((e) => e.id)).toEqual(kept);
+        expect(wf.node.eventCount).toBe(kept.length);
+        expect(wf.node.dropped.events).toBe(live.length - kept.length);
+      }
+    }
+  });
+
   it('maxEventsPerNode also bounds a step node that emits many events', async () => {
     const max = 6;
     const clock = new FakeClock();
