@@ -102,6 +102,9 @@ export class Agent {
   private readonly settingsByModel = new WeakMap<ResolvedSettings, Map<unknown, ResolvedSettings>>();
   /** `reflector` as every call hands it on: one function per agent, not one per call. */
   private readonly reflectorOf = (): Agent => this.reflector();
+  /** The last call's prompt name and the node name made of it (see `nodeName`). */
+  private lastPromptName: string | undefined = undefined;
+  private lastNodeName = '';
 
   constructor(config: AgentConfig) {
     validateAgentConfig(config);
@@ -320,7 +323,7 @@ export class Agent {
         stop: settings.stop,
       };
     };
-    const tree = CallTree.open('agentPrompt', `${this.name}: ${maskedPromptName(prompt, secrets)}`);
+    const tree = CallTree.open('agentPrompt', this.nodeName(maskedPromptName(prompt, secrets)));
     // A call on the Anthropic client has one: every caller asks `needsClient` with no await before this.
     const model = settings.languageModel === undefined ? anthropicAdapter(client as Anthropic) : providerAdapter(settings.languageModel);
     const cache = settings.enableCache !== false ? this.cache() : undefined;
@@ -352,6 +355,19 @@ export class Agent {
         callFor(revision.user === null ? current : current.withUser(revision.user), [...guidance, revision.guidance]),
     });
     return callFor(prompt, stepGuidance);
+  }
+
+  /**
+   * The name of a call's node for a prompt named `promptName`: the last one reused while the
+   * prompt's name is the same, so the nodes of a prompt's calls share one string (each node keeps
+   * its name; a new one per call is ~60 bytes more on every node).
+   */
+  private nodeName(promptName: string): string {
+    if (promptName !== this.lastPromptName) {
+      this.lastPromptName = promptName;
+      this.lastNodeName = `${this.name}: ${promptName}`;
+    }
+    return this.lastNodeName;
   }
 
   /** The agent that reflects on this agent's failed calls: same client and model, no tools. */

@@ -198,7 +198,7 @@ function finalOutcome<T>(
     usage,
     turns: turn,
     stopReason: response.stop_reason,
-    model: response.model,
+    model: sameText(response.model, call.plan.model),
     cached: false,
     toolCalls,
   };
@@ -409,7 +409,7 @@ function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, r
   const workflow = call.tree.workflow as Workflow;
   const node = call.tree.node as TreeNode;
   const agentName = call.agentName;
-  const model = response.model;
+  const model = sameText(response.model, requestModel);
   const duration = now - sentAt;
   const stopReason = response.stop_reason;
   // Built whole, ids first as emit() orders them (see the tree interceptor): kept on every call's node.
@@ -434,6 +434,14 @@ function reportRequest<T>(call: PromptCall<T>, provider: string, turn: number, r
           usage,
         };
   workflow.dispatch(node, event);
+}
+
+/**
+ * `text`, as the string `known` when the two are equal: the answer's model name is a new string
+ * per answer, the request's is the call's own, and the call's events keep it (~40 bytes each call).
+ */
+function sameText(text: string, known: string): string {
+  return text === known ? known : text;
 }
 
 function isToolUse(block: ContentBlock): block is ToolUseBlock {
