@@ -29,10 +29,34 @@ function eventCount(node: WorkflowNode): number {
   return typeof count === 'number' ? count : node.events.length;
 }
 
+/**
+ * Whether `row` still shows `node` in all but the usage rollup (which the caller sums again):
+ * `wireRow` without building one, so a walk keeps a sent row for each node that did not change.
+ */
+export function rowShows(row: WireRow, node: WorkflowNode, timeBase: number, dropped: WorkflowNode['dropped'] = node.dropped): boolean {
+  return (
+    row[4] === node.status &&
+    row[5] === eventCount(node) + dropped.events &&
+    row[8] === toMicros(node.duration) &&
+    row[7] === toMicros(node.startTime, timeBase) &&
+    row[6] === node.logs.length + dropped.logs &&
+    row[1] === (node.parent?.id ?? null) &&
+    row[2] === node.name &&
+    row[3] === node.kind &&
+    row[0] === node.id &&
+    row[9] === (node.replayed === true ? 1 : 0)
+  );
+}
+
 /** Whether two rows show the same thing: a batch sends only rows that differ from what was sent. */
 export function sameRow(a: WireRow, b: WireRow): boolean {
   for (let i = 0; i < USAGE_AT; i += 1) if (a[i] !== b[i]) return false;
-  return sameUsage(a[USAGE_AT] ?? undefined, b[USAGE_AT] ?? undefined);
+  return showsUsage(a, b[USAGE_AT] ?? undefined);
+}
+
+/** Whether `row` shows `usage` as its subtree's usage. */
+export function showsUsage(row: WireRow, usage: TokenUsage | undefined): boolean {
+  return sameUsage(row[USAGE_AT] ?? undefined, usage);
 }
 
 const USAGE_AT = 10;

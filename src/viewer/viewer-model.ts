@@ -1,7 +1,7 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
-import { sameRow, wireRow } from './node-row.js';
+import { rowShows, sameRow, showsUsage, wireRow } from './node-row.js';
 import type { WireRow } from './wire-row.js';
 import { addUsage, sameUsage, ZERO_USAGE } from '../util/usage.js';
 import { ownUsage, subtreeUsage } from './subtree-usage.js';
@@ -65,18 +65,30 @@ export class ViewerModel {
 
   /** `node` changed (or is new): the next refresh looks at it. */
   touch(node: WorkflowNode): void {
-    if (!this.whole) this.dirty.add(node);
+    if (this.whole) return;
+    this.dirty.add(node);
+    this.walkIfMost();
   }
 
   /** Like `touch`, for a callback that names the node only by id (a log line). */
   touchId(id: string): void {
-    if (!this.whole) this.dirtyIds.add(id);
+    if (this.whole) return;
+    this.dirtyIds.add(id);
+    this.walkIfMost();
+  }
+
+  /**
+   * Once the next refresh is sure to walk the whole tree, stops collecting changes: a run's every
+   * event would otherwise add its node to a set that no refresh reads.
+   */
+  private walkIfMost(): void {
+    if (walks(this.dirty.size + this.dirtyIds.size, this.known.size)) this.invalidate();
   }
 
   refresh(): TreeChanges {
     // Looking at one changed node costs several times what one node of a whole walk does: when a
     // batch changed a large part of the tree (a run's steps since the last batch), a walk is cheaper.
-    if (this.whole || (this.dirty.size + this.dirtyIds.size) * WALK_WHEN_CHANGED > this.known.size) return this.rebuild();
+    if (this.whole || walks(this.dirty.size + this.dirtyIds.size, this.known.size)) return this.rebuild();
     const upserted: WireRow[] = [];
     const removed: string[] = [];
     const changed = new Set<Known>();
@@ -145,7 +157,11 @@ export class ViewerModel {
     return this.known.get(id)?.node;
   }
 
-  /** One walk: every row built and compared with what was sent. */
+  /**
+   * One walk: a row built for each node, except that a node whose sent row still shows it keeps
+   * its entry (a batch during a run, then one at its end, would otherwise build the first
+   * batch's rows twice).
+   */
   private rebuild(): TreeChanges {
     this.whole = false;
     this.dirty.clear();
@@ -155,6 +171,10 @@ export class ViewerModel {
     const order: Known[] = [];
     // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
     const parentAt: number[] = [];
+    // Entries kept from the last refresh, by place in `order`: their rows were sent as they are.
+    const kept: boolean[] = [];
+    let keptCount = 0;
+    let seen = 0;
     if (this.root !== null) {
       // Depth first, parents before children and siblings in order, as walkTree goes.
       const stack: WorkflowNode[] = [this.root];
@@ -162,11 +182,16 @@ export class ViewerModel {
       while (stack.length > 0) {
         const node = stack.pop() as WorkflowNode;
         const up = stackParent.pop() as number;
-        const entry = newKnown(node, this.timeBase);
+        const sent = before.size === 0 ? undefined : before.get(node.id);
+        if (sent !== undefined) seen += 1;
+        const keep = sent !== undefined && sent.node === node && stillShows(sent, this.timeBase);
+        const entry = keep ? renew(sent) : newKnown(node, this.timeBase);
+        if (keep) keptCount += 1;
         const at = order.length;
         known.set(node.id, entry);
         order.push(entry);
         parentAt.push(up);
+        kept.push(keep);
         if (up >= 0) ((order[up] as Known).kids ??= new Set()).add(node.id);
         const children = node.children;
         for (let i = children.length - 1; i >= 0; i -= 1) {
@@ -196,13 +221,22 @@ export class ViewerModel {
       if (entry.total !== undefined) spentBelow[up] = true;
     }
     const upserted: WireRow[] = [];
-    for (const entry of order) {
+    for (let i = 0; i < order.length; i += 1) {
+      const entry = order[i] as Known;
+      if (kept[i] === true) {
+        // Its row as sent shows all but the subtree's usage, summed again above.
+        if (showsUsage(entry.row, entry.total)) continue;
+        entry.row = wireRow(entry.node, entry.total, this.timeBase);
+        upserted.push(entry.row);
+        continue;
+      }
       if (entry.total !== entry.own) entry.row = wireRow(entry.node, entry.total, this.timeBase);
-      const sent = before.size === 0 ? undefined : before.get(entry.node.id);
+      const sent = before.size === keptCount ? undefined : before.get(entry.node.id);
       if (sent !== undefined && sameRow(sent.row, entry.row)) entry.row = sent.row;
       else upserted.push(entry.row);
     }
-    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : [...before.keys()].filter((id) => !known.has(id));
+    // Every row sent before was met again: nothing to look up to find what went.
+    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : seen === before.size ? [] : [...before.keys()].filter((id) => !known.has(id));
     this.forgotten = false;
     this.known = known;
     return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
@@ -291,6 +325,28 @@ export class ViewerModel {
     }
     return out;
   }
+}
+
+/** Whether a sent entry's row and own usage still hold for its node (which may have new children). */
+function stillShows(sent: Known, timeBase: number): boolean {
+  const node = sent.node;
+  const dropped = node.dropped;
+  // Pruned children's usage is summed into a new object on each look: such a node is built again.
+  if (dropped.usage !== undefined || node.usage !== sent.usage || dropped.children !== sent.droppedChildren) return false;
+  return rowShows(sent.row, node, timeBase, dropped);
+}
+
+/** A kept entry made ready for a walk: its children are listed again, its total summed again. */
+function renew(sent: Known): Known {
+  sent.kids = null;
+  sent.total = sent.own;
+  sent.parentId = sent.row[1];
+  return sent;
+}
+
+/** Whether a refresh after `changed` changes among `known` rows walks the whole tree. */
+function walks(changed: number, known: number): boolean {
+  return changed * WALK_WHEN_CHANGED > known;
 }
 
 function newKnown(node: WorkflowNode, timeBase: number): Known {

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkflowEvent } from '../../src/types/events.js';
+import type { WorkflowNode } from '../../src/types/node.js';
+import type { WorkflowStatus } from '../../src/types/status.js';
+import type { TokenUsage } from '../../src/types/usage.js';
+import { ViewerModel } from '../../src/viewer/viewer-model.js';
+import type { TreeChanges } from '../../src/viewer/stream-messages.js';
+import type { WireRow } from '../../src/viewer/wire-row.js';
+
+/** A tree node whose fields a test sets. */
+class FakeNode implements WorkflowNode {
+  readonly kind = 'step' as const;
+  readonly workflowId = 'wf';
+  readonly children: FakeNode[] = [];
+  readonly logs = [];
+  readonly events: WorkflowEvent[] = [];
+  readonly stateSnapshot = null;
+  usage: TokenUsage | null = null;
+  dropped: { events: number; logs: number; children: number; usage?: TokenUsage } = { events: 0, logs: 0, children: 0 };
+  startTime = 1_000;
+  status: WorkflowStatus = 'running';
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly parent: FakeNode | null,
+  ) {
+    parent?.children.push(this);
+  }
+  toJSON(): never {
+    throw new Error('not exported in this test');
+  }
+}
+
+const usage = (inputTokens: number): TokenUsage => ({ inputTokens, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+
+/** The rows a page holds after a batch, applied as the page does: removals first. */
+function apply(rows: Map<string, WireRow>, changes: TreeChanges): void {
+  if (changes.removed === 'all') rows.clear();
+  else for (const id of changes.removed) rows.delete(id);
+  for (const row of changes.upserted) rows.set(row[0], row);
+}
+
+describe('a refresh that walks the whole tree after an earlier batch', () => {
+  it('sends only the rows that differ, keeps the rows it sent for the rest, and leaves the page equal to a fresh snapshot', () => {
+    const root = new FakeNode('root', 'root', null);
+    const old = Array.from({ length: 300 }, (_, i) => new FakeNode(`o${i}`, `old ${i}`, root));
+    const model = new ViewerModel();
+    model.setRoot(root);
+    const page = new Map<string, WireRow>();
+    const first = model.refresh();
+    apply(page, first);
+    expect(first.upserted).toHaveLength(301);
+    const sent = new Map(first.upserted.map((row) => [row[0], row]));
+
+    // More than a third of the tree changes (a run's steps between two batches): the refresh walks.
+    const added = Array.from({ length: 400 }, (_, i) => new FakeNode(`n${i}`, `new ${i}`, root));
+    (old[5] as FakeNode).status = 'completed';
+    (old[6] as FakeNode).usage = usage(7);
+    // Retention pruned one child: its row goes, its parent's row is built again.
+    root.children.splice(root.children.indexOf(old[9] as FakeNode), 1);
+    root.dropped = { events: 0, logs: 0, children: 1 };
+    for (const node of [...added, old[5], old[6], root] as FakeNode[]) model.touch(node);
+    const second = model.refresh();
+    apply(page, second);
+
+    expect(second.removed).toEqual(['o9']);
+    expect(second.upserted.map((row) => row[0])).toEqual(['root', 'o5', 'o6', ...added.map((node) => node.id)]);
+    expect(second.upserted[0]?.[10]?.inputTokens).toBe(7);
+    // Unchanged nodes keep the very rows sent before.
+    expect(model.snapshot().rows.find((row) => row[0] === 'o7')).toBe(sent.get('o7'));
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+
+    // A kept row whose subtree's usage changed is sent again, and one whose usage did not is not.
+    const leaf = new FakeNode('leaf', 'leaf', added[0] as FakeNode);
+    leaf.usage = usage(3);
+    for (const node of root.children) model.touch(node);
+    model.touch(leaf);
+    const third = model.refresh();
+    apply(page, third);
+    expect(third.upserted.map((row) => row[0])).toEqual(['root', 'n0', 'leaf']);
+    expect(third.upserted[0]?.[10]?.inputTokens).toBe(10);
+    expect(third.removed).toEqual([]);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+  });
+});
