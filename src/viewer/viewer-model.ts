@@ -20,8 +20,11 @@ interface Known {
   own: TokenUsage | undefined;
   total: TokenUsage | undefined;
   droppedChildren: number;
-  /** Allocated with the first child: most nodes are leaves. */
-  kids: Set<string> | null;
+  /**
+   * Allocated with the first child: most nodes are leaves. A list, not a set: a walk adds every
+   * node once, and a removal (retention, a moved prompt) is rare beside it.
+   */
+  kids: string[] | null;
 }
 
 /**
@@ -192,7 +195,7 @@ export class ViewerModel {
         order.push(entry);
         parentAt.push(up);
         kept.push(keep);
-        if (up >= 0) ((order[up] as Known).kids ??= new Set()).add(node.id);
+        if (up >= 0) ((order[up] as Known).kids ??= []).push(node.id);
         const children = node.children;
         for (let i = children.length - 1; i >= 0; i -= 1) {
           stack.push(children[i] as WorkflowNode);
@@ -256,7 +259,7 @@ export class ViewerModel {
     const entry = newKnown(added, this.timeBase);
     this.known.set(added.id, entry);
     const parent = entry.parentId === null ? undefined : this.known.get(entry.parentId);
-    if (parent !== undefined) (parent.kids ??= new Set()).add(added.id);
+    if (parent !== undefined) (parent.kids ??= []).push(added.id);
     upserted.push(entry.row);
     fresh.add(entry);
     if (entry.own !== undefined) spent.add(entry);
@@ -289,7 +292,7 @@ export class ViewerModel {
       const entry = this.known.get(next);
       if (entry === undefined) continue;
       this.known.delete(next);
-      if (entry.parentId !== null) this.known.get(entry.parentId)?.kids?.delete(next);
+      if (entry.parentId !== null) dropKid(this.known.get(entry.parentId), next);
       removed.push(next);
       if (entry.kids !== null) stack.push(...entry.kids);
     }
@@ -299,10 +302,10 @@ export class ViewerModel {
   private reparent(known: Known): void {
     const parentId = known.node.parent?.id ?? null;
     if (parentId === known.parentId) return;
-    if (known.parentId !== null) this.known.get(known.parentId)?.kids?.delete(known.node.id);
+    if (known.parentId !== null) dropKid(this.known.get(known.parentId), known.node.id);
     known.parentId = parentId;
     const parent = parentId === null ? undefined : this.known.get(parentId);
-    if (parent !== undefined) (parent.kids ??= new Set()).add(known.node.id);
+    if (parent !== undefined) (parent.kids ??= []).push(known.node.id);
   }
 
   /** New subtree totals for the changed nodes and their ancestors, deepest first; returns those whose total changed. */
@@ -342,6 +345,14 @@ function renew(sent: Known): Known {
   sent.total = sent.own;
   sent.parentId = sent.row[1];
   return sent;
+}
+
+/** Takes `id` off the children listed under `parent`. */
+function dropKid(parent: Known | undefined, id: string): void {
+  const kids = parent?.kids;
+  if (kids === null || kids === undefined) return;
+  const at = kids.indexOf(id);
+  if (at >= 0) kids.splice(at, 1);
 }
 
 /** Whether a refresh after `changed` changes among `known` rows walks the whole tree. */
