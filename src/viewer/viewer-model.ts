@@ -176,7 +176,8 @@ export class ViewerModel {
     const parentAt: number[] = [];
     // Entries kept from the last refresh, by place in `order`: their rows were sent as they are.
     const kept: boolean[] = [];
-    let keptCount = 0;
+    // The row sent before for each entry built again (null: none), compared once it is final.
+    const sentRow: (WireRow | null)[] = [];
     let seen = 0;
     if (this.root !== null) {
       // Depth first, parents before children and siblings in order, as walkTree goes.
@@ -189,12 +190,12 @@ export class ViewerModel {
         if (sent !== undefined) seen += 1;
         const keep = sent !== undefined && sent.node === node && stillShows(sent, this.timeBase);
         const entry = keep ? renew(sent) : newKnown(node, this.timeBase);
-        if (keep) keptCount += 1;
         const at = order.length;
         known.set(node.id, entry);
         order.push(entry);
         parentAt.push(up);
         kept.push(keep);
+        sentRow.push(keep || sent === undefined ? null : sent.row);
         if (up >= 0) ((order[up] as Known).kids ??= []).push(node.id);
         const children = node.children;
         for (let i = children.length - 1; i >= 0; i -= 1) {
@@ -234,8 +235,8 @@ export class ViewerModel {
         continue;
       }
       if (entry.total !== entry.own) entry.row = wireRow(entry.node, entry.total, this.timeBase);
-      const sent = before.size === keptCount ? undefined : before.get(entry.node.id);
-      if (sent !== undefined && sameRow(sent.row, entry.row)) entry.row = sent.row;
+      const sent = sentRow[i] ?? null;
+      if (sent !== null && sameRow(sent, entry.row)) entry.row = sent;
       else upserted.push(entry.row);
     }
     // Every row sent before was met again: nothing to look up to find what went.

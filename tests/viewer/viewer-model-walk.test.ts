@@ -70,9 +70,12 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(model.snapshot().rows.find((row) => row[0] === 'o7')).toBe(sent.get('o7'));
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
 
-    // A kept row whose subtree's usage changed is sent again, and one whose usage did not is not.
+    // A kept row whose subtree's usage changed is sent again, and one whose usage did not is not;
+    // a row built again (new usage, the same numbers) that equals the one sent is not sent.
     const leaf = new FakeNode('leaf', 'leaf', added[0] as FakeNode);
     leaf.usage = usage(3);
+    (old[6] as FakeNode).usage = usage(7);
+    const o6 = model.snapshot().rows.find((row) => row[0] === 'o6');
     for (const node of root.children) model.touch(node);
     model.touch(leaf);
     const third = model.refresh();
@@ -80,6 +83,7 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(third.upserted.map((row) => row[0])).toEqual(['root', 'n0', 'leaf']);
     expect(third.upserted[0]?.[10]?.inputTokens).toBe(10);
     expect(third.removed).toEqual([]);
+    expect(model.snapshot().rows.find((row) => row[0] === 'o6')).toBe(o6);
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
   });
 });
