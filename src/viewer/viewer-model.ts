@@ -31,12 +31,16 @@ interface Known {
  * The server's picture of the viewed tree, kept up to date in proportion to what changed: the
  * observer marks the nodes it hears about, and a refresh rebuilds only their rows, finds the new
  * ones under them, drops the ones retention pruned, and re-adds usage only up the changed nodes'
- * ancestor chains. A whole walk happens only for a new root or after nobody was watching
- * (`invalidate`): a page open must not cost the run a walk of 20,000 nodes every batch.
+ * ancestor chains. A whole walk happens for a new root, after nobody was watching
+ * (`invalidate`), or when more than a third of the tree changed: a page open must not cost the
+ * run a walk of 20,000 nodes every batch.
  */
 export class ViewerModel {
   private root: WorkflowNode | null = null;
-  private known = new Map<string, Known>();
+  /** Each sent node's entry by id; null after a walk until something needs it (see `known`). */
+  private index: Map<string, Known> | null = new Map();
+  /** The last walk's entries, parents first, while `index` is not made from them yet. */
+  private walked: Known[] = [];
   private dirty = new Set<WorkflowNode>();
   private dirtyIds = new Set<string>();
   private whole = true;
@@ -48,11 +52,31 @@ export class ViewerModel {
   setRoot(root: WorkflowNode | null): void {
     this.root = root;
     // The next batch says "forget every row" rather than naming each one of the old tree.
-    if (this.known.size > 0) {
-      this.known = new Map();
+    if (this.knownCount > 0) {
+      this.index = new Map();
+      this.walked = [];
       this.forgotten = true;
     }
     this.invalidate();
+  }
+
+  /**
+   * The entries by id, made from the last walk's list on first use: filling a map of 20,000 ids
+   * is most of a walk's own work, and a batch that ends a run should not wait for an index only
+   * the next small batch, a new page or a node's details use.
+   */
+  private get known(): Map<string, Known> {
+    if (this.index !== null) return this.index;
+    const index = new Map<string, Known>();
+    for (const entry of this.walked) index.set(entry.node.id, entry);
+    this.index = index;
+    this.walked = [];
+    return index;
+  }
+
+  /** How many rows were sent (without making the index). */
+  private get knownCount(): number {
+    return this.index === null ? this.walked.length : this.index.size;
   }
 
   get rootNode(): WorkflowNode | null {
@@ -85,13 +109,13 @@ export class ViewerModel {
    * event would otherwise add its node to a set that no refresh reads.
    */
   private walkIfMost(): void {
-    if (walks(this.dirty.size + this.dirtyIds.size, this.known.size)) this.invalidate();
+    if (walks(this.dirty.size + this.dirtyIds.size, this.knownCount)) this.invalidate();
   }
 
   refresh(): TreeChanges {
     // Looking at one changed node costs several times what one node of a whole walk does: when a
     // batch changed a large part of the tree (a run's steps since the last batch), a walk is cheaper.
-    if (this.whole || walks(this.dirty.size + this.dirtyIds.size, this.known.size)) return this.rebuild();
+    if (this.whole || walks(this.dirty.size + this.dirtyIds.size, this.knownCount)) return this.rebuild();
     const upserted: WireRow[] = [];
     const removed: string[] = [];
     const changed = new Set<Known>();
@@ -170,7 +194,6 @@ export class ViewerModel {
     this.dirty.clear();
     this.dirtyIds.clear();
     const before = this.known;
-    const known = new Map<string, Known>();
     const order: Known[] = [];
     // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
     const parentAt: number[] = [];
@@ -191,7 +214,6 @@ export class ViewerModel {
         const keep = sent !== undefined && sent.node === node && stillShows(sent, this.timeBase);
         const entry = keep ? renew(sent) : newKnown(node, this.timeBase);
         const at = order.length;
-        known.set(node.id, entry);
         order.push(entry);
         parentAt.push(up);
         kept.push(keep);
@@ -239,10 +261,11 @@ export class ViewerModel {
       if (sent !== null && sameRow(sent, entry.row)) entry.row = sent;
       else upserted.push(entry.row);
     }
+    this.index = null;
+    this.walked = order;
     // Every row sent before was met again: nothing to look up to find what went.
-    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : seen === before.size ? [] : [...before.keys()].filter((id) => !known.has(id));
+    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : seen === before.size ? [] : [...before.keys()].filter((id) => !this.known.has(id));
     this.forgotten = false;
-    this.known = known;
     return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
   }
 

@@ -86,4 +86,33 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(model.snapshot().rows.find((row) => row[0] === 'o6')).toBe(o6);
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
   });
+
+  it('finds every node after a walk: a small batch, a node by id, a page opened, another root', () => {
+    const root = new FakeNode('root', 'root', null);
+    const steps = Array.from({ length: 30 }, (_, i) => new FakeNode(`s${i}`, `step ${i}`, root));
+    const model = new ViewerModel();
+    model.setRoot(root);
+    const page = new Map<string, WireRow>();
+    apply(page, model.refresh());
+    expect(model.node('s17')).toBe(steps[17]);
+    expect(model.snapshot().rows.map((row) => row[0])).toEqual(['root', ...steps.map((node) => node.id)]);
+
+    // One change among 31 rows: looked at alone, through the entries the walk left.
+    (steps[3] as FakeNode).status = 'completed';
+    model.touch(steps[3] as FakeNode);
+    const small = model.refresh();
+    apply(page, small);
+    expect(small.upserted.map((row) => `${row[0]}:${row[4]}`)).toEqual(['s3:completed']);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+
+    // A walk, then another root at once: the old rows go as 'all', none left behind.
+    model.invalidate();
+    model.refresh();
+    const other = new FakeNode('other', 'other', null);
+    model.setRoot(other);
+    const next = model.refresh();
+    expect(next.removed).toBe('all');
+    expect(next.upserted.map((row) => row[0])).toEqual(['other']);
+    expect(model.node('s3')).toBeUndefined();
+  });
 });
