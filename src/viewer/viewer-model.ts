@@ -193,7 +193,11 @@ export class ViewerModel {
     this.whole = false;
     this.dirty.clear();
     this.dirtyIds.clear();
-    const before = this.known;
+    const beforeCount = this.knownCount;
+    // The entries sent, by node: a node new since has no identity hash yet, so missing it costs
+    // next to nothing, where a look-up by id hashes each new node's id (most of a walk's time).
+    const sentByNode = new Map<WorkflowNode, Known>();
+    if (beforeCount > 0) for (const entry of this.index?.values() ?? this.walked) sentByNode.set(entry.node, entry);
     const order: Known[] = [];
     // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
     const parentAt: number[] = [];
@@ -209,9 +213,9 @@ export class ViewerModel {
       while (stack.length > 0) {
         const node = stack.pop() as WorkflowNode;
         const up = stackParent.pop() as number;
-        const sent = before.size === 0 ? undefined : before.get(node.id);
+        const sent = sentByNode.size === 0 ? undefined : sentByNode.get(node);
         if (sent !== undefined) seen += 1;
-        const keep = sent !== undefined && sent.node === node && stillShows(sent, this.timeBase);
+        const keep = sent !== undefined && stillShows(sent, this.timeBase);
         const entry = keep ? renew(sent) : newKnown(node, this.timeBase);
         const at = order.length;
         order.push(entry);
@@ -224,6 +228,17 @@ export class ViewerModel {
           stack.push(children[i] as WorkflowNode);
           stackParent.push(at);
         }
+      }
+    }
+    // A row sent went unmet (pruned, or its id now on another node object): look for the rest by id.
+    const before = seen === beforeCount ? null : this.known;
+    if (before !== null) {
+      for (let i = 0; i < order.length; i += 1) {
+        if (kept[i] === true || sentRow[i] !== null) continue;
+        const other = before.get((order[i] as Known).node.id);
+        if (other === undefined) continue;
+        seen += 1;
+        sentRow[i] = other.row;
       }
     }
     // Children come after their parents, so a reverse pass has every child's total before its
@@ -264,7 +279,7 @@ export class ViewerModel {
     this.index = null;
     this.walked = order;
     // Every row sent before was met again: nothing to look up to find what went.
-    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : seen === before.size ? [] : [...before.keys()].filter((id) => !this.known.has(id));
+    const removed: TreeChanges['removed'] = this.forgotten ? 'all' : before === null || seen === before.size ? [] : [...before.keys()].filter((id) => !this.known.has(id));
     this.forgotten = false;
     return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
   }

@@ -105,6 +105,19 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(small.upserted.map((row) => `${row[0]}:${row[4]}`)).toEqual(['s3:completed']);
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
 
+    // A node object replaced by another of the same id: a walk finds its sent row by id, and sends
+    // the new node's row only where it differs.
+    const same = new FakeNode('s4', 'step 4', root);
+    const renamed = new FakeNode('s5', 'step five', root);
+    root.children.splice(4, 2, ...root.children.splice(-2));
+    model.invalidate();
+    const replaced = model.refresh();
+    apply(page, replaced);
+    expect(replaced.upserted.map((row) => `${row[0]}:${row[2]}`)).toEqual(['s5:step five']);
+    expect(replaced.removed).toEqual([]);
+    expect(model.node('s4')).toBe(same);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+
     // A walk, then another root at once: the old rows go as 'all', none left behind.
     model.invalidate();
     model.refresh();
