@@ -85,6 +85,9 @@ export class ViewerModel {
 
   /** The next refresh walks the whole tree (nothing is tracked until then). */
   invalidate(): void {
+    // Called for every event while no page is open: clearing an empty set still allocates a new
+    // table. Nothing is added while `whole` holds, so the sets are empty then.
+    if (this.whole) return;
     this.whole = true;
     this.dirty.clear();
     this.dirtyIds.clear();
