@@ -45,6 +45,8 @@ interface Reader {
 /** Longer than any node row's text up to its status: the tail of earlier chunks kept for the search. */
 const ROW_PREFIX_MAX = 4_096;
 
+const NEWLINE = 0x0a;
+
 /** How long the run's last batch may take to arrive before the workload fails (the batch timer is 100 ms). */
 const LAST_BATCH_TIMEOUT_MS = 10_000;
 
@@ -55,7 +57,7 @@ function openReader(viewer: Viewer): Promise<Reader> {
       // Set while a run's end is awaited: only text from then on is searched, so reading stays byte counting.
       // `rowSeen`: the root's completed row has arrived, and the rest of its batch (up to the blank
       // line that ends an SSE message) is awaited: the page shows a batch once all of it is in.
-      let waiting: { row: RegExp; text: string; rowSeen: boolean; done: () => void } | undefined;
+      let waiting: { row: RegExp; text: string; rowSeen: boolean; endsInNewline: boolean; done: () => void } | undefined;
       const reader: Reader = {
         bytes: 0,
         lastBatch: (rootId) =>
@@ -67,6 +69,7 @@ function openReader(viewer: Viewer): Promise<Reader> {
               row,
               text: '',
               rowSeen: false,
+              endsInNewline: false,
               done: () => {
                 clearTimeout(timer);
                 waiting = undefined;
@@ -82,19 +85,23 @@ function openReader(viewer: Viewer): Promise<Reader> {
         // Only the new text and a short tail of the old are searched: a row up to its status is
         // far shorter than the tail, and searching all that arrived on every chunk made the
         // reader's own work grow with the square of the batch (a browser does that in its own process).
-        let text = waiting.text + chunk.toString('utf8');
-        if (!waiting.rowSeen) {
-          const found = waiting.row.exec(text);
-          if (found === null) {
-            waiting.text = text.slice(-ROW_PREFIX_MAX);
-            return;
-          }
-          waiting.rowSeen = true;
-          text = text.slice(found.index + found[0].length);
+        // The message's JSON has no raw newline: the first blank line after the row ends its
+        // batch. Once the row is in, only bytes are looked at (no text is decoded).
+        if (waiting.rowSeen) {
+          if (chunk.includes('\n\n') || (waiting.endsInNewline && chunk[0] === NEWLINE)) waiting.done();
+          else waiting.endsInNewline = chunk[chunk.length - 1] === NEWLINE;
+          return;
         }
-        // The message's JSON has no raw newline: the first blank line after the row ends its batch.
-        if (text.includes('\n\n')) waiting.done();
-        else waiting.text = text.slice(-1);
+        const text = waiting.text + chunk.toString('utf8');
+        const found = waiting.row.exec(text);
+        if (found === null) {
+          waiting.text = text.slice(-ROW_PREFIX_MAX);
+          return;
+        }
+        waiting.rowSeen = true;
+        const rest = text.slice(found.index + found[0].length);
+        if (rest.includes('\n\n')) waiting.done();
+        else waiting.endsInNewline = rest.endsWith('\n');
       });
       res.on('error', () => undefined);
       resolve(reader);
