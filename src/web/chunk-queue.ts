@@ -18,7 +18,8 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
 
   constructor(
     private readonly limit: number,
-    private readonly onOverflow: () => RunChunk,
+    /** The chunk that ends the stream of a reader that fell behind; `last` is the id of the last chunk the run wrote. */
+    private readonly onOverflow: (last: string) => RunChunk,
     /** The reader stopped reading (`return()`, a `break` out of `for await`). */
     private readonly onLeave: () => void = () => undefined,
   ) {}
@@ -34,7 +35,7 @@ export class ChunkQueue implements AsyncIterable<RunChunk> {
     const unread = this.items.length - this.head;
     if (unread + count > this.limit) {
       // What it holds is still read; then the error, and nothing more.
-      this.items.push(this.onOverflow());
+      this.items.push(this.onOverflow((chunks[count - 1] as RunChunk).id));
       this.close();
       return;
     }

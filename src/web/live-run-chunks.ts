@@ -24,11 +24,10 @@ export interface LiveStreamOptions extends RunStreamOptions {
  */
 export function liveRunChunks(workflow: StreamableWorkflow, options: LiveStreamOptions = {}): AsyncIterable<RunChunk> {
   const encoder = new UIChunkEncoder(options);
-  let last = '0';
   let unsubscribe: Unsubscribe = () => undefined;
   const queue = new ChunkQueue(
     options.bufferChunks ?? 10_000,
-    () => ({ id: last, chunk: { type: 'error', errorText: 'The reader fell behind the run and was disconnected; reconnect to read on.' } }),
+    (last) => ({ id: last, chunk: { type: 'error', errorText: 'The reader fell behind the run and was disconnected; reconnect to read on.' } }),
     // The reader left: the run stops paying for this stream.
     () => unsubscribe(),
   );
@@ -36,7 +35,6 @@ export function liveRunChunks(workflow: StreamableWorkflow, options: LiveStreamO
     onEvent(event: WorkflowEvent) {
       const count = encoder.encodeInPlace(event, event.id);
       if (count === 0) return;
-      last = (encoder.chunks[count - 1] as RunChunk).id;
       queue.push(encoder.chunks, count);
       if (encoder.done || !queue.open) {
         queue.close();

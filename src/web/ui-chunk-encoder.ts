@@ -39,6 +39,9 @@ export class UIChunkEncoder {
   private readonly written: RunChunk[] = [];
   private count = 0;
   private seq = 0;
+  /** The open text part the last piece went to, and its call's node: a call's pieces come in a row (no map lookup each). */
+  private lastText: OpenText | undefined;
+  private lastTextNode = '';
 
   constructor(private readonly options: RunStreamOptions = {}) {
     const nodes = options.nodes ?? 'all';
@@ -65,7 +68,10 @@ export class UIChunkEncoder {
   encodeInPlace(event: WorkflowEvent, seq: number): number {
     this.count = 0;
     this.seq = seq;
-    if (!this.ended) this.dispatch(event);
+    if (this.ended) return 0;
+    // Nearly every event of a streamed run is a text piece: it skips the switch.
+    if (event.type === 'agentText' && event.reasoning !== true) this.textWritten(event.nodeId, event.delta);
+    else this.dispatch(event);
     return this.count;
   }
 
@@ -189,6 +195,7 @@ export class UIChunkEncoder {
     if (!root || status === 'suspended') return;
     for (const text of this.texts.values()) this.endText(text);
     this.texts.clear();
+    this.lastText = undefined;
     if (status !== 'completed') this.push({ type: 'error', errorText: this.failure ?? `The run ended ${status}.` });
     this.push({ type: 'finish', finishReason: status === 'completed' ? 'stop' : status === 'failed' ? 'error' : 'other' });
     this.ended = true;
@@ -197,6 +204,7 @@ export class UIChunkEncoder {
   private interrupted(): void {
     for (const text of this.texts.values()) this.endText(text);
     this.texts.clear();
+    this.lastText = undefined;
     for (const node of this.open.values()) this.node({ ...node, status: 'interrupted' });
     this.open.clear();
   }
@@ -228,6 +236,8 @@ export class UIChunkEncoder {
     const partId = `text:${nodeId}`;
     if (this.texts.size === 0) this.push({ type: 'start-step' });
     this.texts.set(nodeId, { partId, picker: new JsonTextPicker(this.options.textField), pieces: 0, reasoning: undefined, started: false });
+    // A node's part replaced: the shortcut must not keep the old one.
+    if (nodeId === this.lastTextNode) this.lastText = undefined;
   }
 
   private reasoned(nodeId: string, delta: string): void {
@@ -256,8 +266,13 @@ export class UIChunkEncoder {
   }
 
   private textWritten(nodeId: string, piece: string): void {
-    const text = this.texts.get(nodeId);
-    if (text === undefined) return;
+    let text = nodeId === this.lastTextNode ? this.lastText : undefined;
+    if (text === undefined) {
+      text = this.texts.get(nodeId);
+      if (text === undefined) return;
+      this.lastText = text;
+      this.lastTextNode = nodeId;
+    }
     text.pieces += 1;
     this.textDelta(text, text.picker.add(piece));
   }
@@ -267,6 +282,7 @@ export class UIChunkEncoder {
     const text = this.texts.get(event.nodeId);
     if (text === undefined) return;
     this.texts.delete(event.nodeId);
+    this.lastText = undefined;
     // Not streamed (a cache hit, a replayed call, or `streamText` off): the answer in one piece.
     if (text.pieces === 0 && event.output !== undefined) {
       this.textDelta(text, text.picker.add(event.output));
@@ -284,9 +300,8 @@ export class UIChunkEncoder {
 }
 
 function usageOf(usage: TokenUsage): NodePartData['usage'] {
-  return {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens,
-    ...(usage.costUsd === undefined ? {} : { costUsd: usage.costUsd }),
-  };
+  // Field by field, not by a spread: every call's end passes here. Same keys, same order.
+  const out: Writable<NonNullable<NodePartData['usage']>> = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
+  if (usage.costUsd !== undefined) out.costUsd = usage.costUsd;
+  return out;
 }

@@ -94,6 +94,28 @@ describe('a run as a UI message stream', () => {
   });
 });
 
+describe('two calls that stream at once', () => {
+  it('each get their own text part, their pieces in order, however the pieces interleave', async () => {
+    const answers = ['The first answer, in pieces.', 'A second, longer answer, also in pieces.'];
+    const model = new ScriptedModel(answers.map((answer) => stream(json({ answer }), { chunkSize: 3 })));
+    const agents = ['one', 'two'].map(async (name) => createAgent({ name, ...(await agentModel(model)) }));
+    const [one, two] = await Promise.all(agents);
+    const Answer = z.object({ answer: z.string() });
+    const workflow = createWorkflow({ name: 'both', streamText: true }, async () =>
+      Promise.all([one, two].map((agent) => agent?.prompt(createPrompt({ user: 'go', responseFormat: Answer })))),
+    );
+    const chunks = collect(runChunks(workflow, { textField: 'answer', nodes: 'none' }));
+    await workflow.run();
+    const deltas = (await chunks).filter((c) => c.chunk.type === 'text-delta').map((c) => c.chunk as { id: string; delta: string });
+    const parts = [...new Set(deltas.map((d) => d.id))];
+    expect(parts).toHaveLength(2);
+    // The pieces did interleave: the parts alternate somewhere.
+    expect(deltas.some((d, i) => i > 0 && d.id !== deltas[i - 1]?.id && deltas.slice(i + 1).some((later) => later.id === deltas[i - 1]?.id))).toBe(true);
+    const texts = parts.map((id) => deltas.filter((d) => d.id === id).map((d) => d.delta).join(''));
+    expect(texts.sort()).toEqual([...answers].sort());
+  });
+});
+
 describe('the model’s reasoning', () => {
   it('streams as a reasoning part of the call, before its text, where the model gives it', async () => {
     const thought = 'Tides: the moon pulls the sea; write two lines.';
@@ -151,6 +173,8 @@ describe('a reader that does not keep up with a live run', () => {
     expect(read).toHaveLength(51);
     expect(read.slice(0, 50).every((c) => c.chunk.type !== 'error')).toBe(true);
     expect(read.at(-1)?.chunk).toEqual({ type: 'error', errorText: expect.stringMatching(/fell behind/) });
+    // Its id is the last chunk the run wrote: after every chunk the reader got.
+    expect(Number(read.at(-1)?.id)).toBeGreaterThan(Number(read[49]?.id));
   });
 });
 
