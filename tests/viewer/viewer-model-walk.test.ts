@@ -3,6 +3,7 @@ import type { WorkflowEvent } from '../../src/types/events.js';
 import type { WorkflowNode } from '../../src/types/node.js';
 import type { WorkflowStatus } from '../../src/types/status.js';
 import type { TokenUsage } from '../../src/types/usage.js';
+import { rowShows, wireRow } from '../../src/viewer/node-row.js';
 import { ViewerModel } from '../../src/viewer/viewer-model.js';
 import type { TreeChanges } from '../../src/viewer/stream-messages.js';
 import type { WireRow } from '../../src/viewer/wire-row.js';
@@ -127,5 +128,20 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(next.removed).toBe('all');
     expect(next.upserted.map((row) => row[0])).toEqual(['other']);
     expect(model.node('s3')).toBeUndefined();
+  });
+});
+
+describe('rowShows, the check a walk makes instead of building a row', () => {
+  it('agrees with wireRow on every field but the usage, so a new field cannot be forgotten in one of them', () => {
+    const node = new FakeNode('n1', 'step 1', new FakeNode('root', 'root', null));
+    const timeBase = 500;
+    const row = wireRow(node, undefined, timeBase);
+    expect(rowShows(row, node, timeBase)).toBe(true);
+    // The usage is last and summed again by the caller; every other field must be compared.
+    for (let at = 0; at < row.length - 1; at += 1) {
+      const other = [...row] as unknown[];
+      other[at] = typeof row[at] === 'number' ? (row[at] as number) + 1 : `${String(row[at])}?`;
+      expect(rowShows(other as unknown as WireRow, node, timeBase), `field ${at}`).toBe(false);
+    }
   });
 });
