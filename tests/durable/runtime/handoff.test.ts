@@ -101,9 +101,19 @@ eachRunStore((opened) => (store = opened), () => {
         description: 'looks',
         input: z.object({}),
         execute: async () => {
-          // What a kill at this moment would leave in the store.
-          seen.push(Object.keys((await store.loadRun('cp')).data).filter((name) => name.startsWith('checkpoint:')));
-          return 'looked';
+          // What the store holds while the call runs. A checkpoint is written as soon as it is
+          // made, without holding the call up: on a busy machine a database write may still be
+          // on its way, so the second look (a checkpoint was made after the first) waits for it.
+          // The call cannot end meanwhile: it awaits this tool.
+          const second = seen.length > 0;
+          for (;;) {
+            const keys = Object.keys((await store.loadRun('cp')).data).filter((name) => name.startsWith('checkpoint:'));
+            if (!second || keys.length > 0) {
+              seen.push(keys);
+              return 'looked';
+            }
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
         },
       });
       const model = new ScriptedModel([toolUse('peek', {}), toolUse('peek', {}), json({ n: 1 })]);
