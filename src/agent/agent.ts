@@ -33,7 +33,6 @@ import { deriveGoalAncestry, maskAncestry, mergeAncestry } from '../ancestry/der
 import { callSecrets } from '../secrets/call-secrets.js';
 import { maskedPromptName } from './masked-prompt-name.js';
 import { loadAnthropicRuntime } from './load-anthropic-runtime.js';
-import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime } from './load-json-schema-runtime.js';
 import { anthropicAdapter } from './model/anthropic-adapter.js';
 import { providerAdapter } from './model/provider-adapter.js';
 import { addRunSecrets, runMasker } from '../core/run-secrets.js';
@@ -188,10 +187,10 @@ export class Agent {
     }
   }
 
-  /** What a first call waits for, loaded together: zod, the JSON-schema transform, and the default client if it needs one. */
+  /** What a first call waits for, loaded together: zod, and the default client if it needs one. */
   private async load(prompt: Prompt<unknown>, overrides: PromptOverrides | undefined): Promise<void> {
     const client = this.clientRef === undefined && this.needsClient(prompt, overrides) ? this.defaultClient() : undefined;
-    await Promise.all([client, zodReady() ? undefined : loadZodChecked(), loadedJsonSchemaRuntime() ?? loadJsonSchemaRuntime()]);
+    await Promise.all([client, zodReady() ? undefined : loadZodChecked()]);
   }
 
   /**

@@ -8,7 +8,6 @@ import type { Workflow } from '../core/workflow.js';
 import { nextEventId } from '../util/ids.js';
 import { addUsage, ZERO_USAGE } from '../util/usage.js';
 import { MaxTurnsExceededError, StructuredOutputError } from './agent-errors.js';
-import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime, type JsonSchemaRuntime } from './load-json-schema-runtime.js';
 import { requestBase, withOverride, withSystemBlocks } from './loop/request-builder.js';
 import { runTool } from './loop/tool-round.js';
 import type { PromptCall, PromptOutcome } from './prompt-call.js';
@@ -74,9 +73,9 @@ function toolLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHand
 }
 
 /**
- * The usual call: no tools, turn features, streaming, journal or runtime to load (budgets are
- * fine). Its first request is sent without an async frame of its own (the loop's holds every
- * local it has, on every call); an answer that asks for tools goes on in the full loop.
+ * The usual call: no tools, turn features, streaming or journal (budgets are fine). Its first
+ * request is sent without an async frame of its own (the loop's holds every local it has, on
+ * every call); an answer that asks for tools goes on in the full loop.
  */
 function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>): boolean {
   return (
@@ -84,7 +83,6 @@ function isPlainCall<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolH
     call.turnFeatures.length === 0 &&
     call.onStream === undefined &&
     call.settings.maxTurns >= 1 &&
-    loadedJsonSchemaRuntime() !== undefined &&
     (call.tree.node === undefined || !streamsText(call.tree.workflow)) &&
     callJournalOf(call) === undefined
   );
@@ -95,7 +93,7 @@ function plainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   let request: TurnRequest;
   try {
     const toolMode = call.settings.structuredOutput === 'tool';
-    const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
+    const base = requestBase(call, NO_HANDLERS, toolMode);
     request = plainRequest(call, base, [{ role: 'user', content: call.plan.userContent }], 1);
   } catch (error) {
     // Failures before the request is sent are rejections, as from the async loop.
@@ -110,7 +108,7 @@ function budgetedPlainCall<T>(call: PromptCall<T>): Promise<PromptOutcome<T>> {
   let context: ModelRequestContext;
   try {
     const toolMode = call.settings.structuredOutput === 'tool';
-    const base = requestBase(call, NO_HANDLERS, toolMode, loadedJsonSchemaRuntime() as JsonSchemaRuntime);
+    const base = requestBase(call, NO_HANDLERS, toolMode);
     // Under budgets every retry an adapter would send is a request: it asks them first.
     context = { agentName: call.agentName, tree: call.tree, onText: undefined, onReasoning: undefined, beforeRetry: retryGate(call) };
     const messages: MessageParam[] = [{ role: 'user', content: call.plan.userContent }];
@@ -207,8 +205,7 @@ function finalOutcome<T>(
 async function fullLoop<T>(call: PromptCall<T>, handlers: ReadonlyMap<string, ToolHandler>, given: AnsweredTurn | undefined): Promise<PromptOutcome<T>> {
   const { plan, settings } = call;
   const toolMode = settings.structuredOutput === 'tool';
-  const runtime = loadedJsonSchemaRuntime() ?? (await loadJsonSchemaRuntime());
-  const base = requestBase(call, handlers, toolMode, runtime);
+  const base = requestBase(call, handlers, toolMode);
   const messages: MessageParam[] = given?.messages ?? [{ role: 'user', content: plan.userContent }];
   const toolCalls: ToolCallRecord[] = [];
   let usage: TokenUsage = given?.usage ?? ZERO_USAGE;

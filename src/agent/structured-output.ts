@@ -2,7 +2,7 @@ import type { JSONOutputFormat, Tool as ApiTool } from '@anthropic-ai/sdk/resour
 import type { z } from 'zod';
 import { loadedZodOrFail } from '../util/load-zod.js';
 import { StructuredOutputError, type OutputIssue } from './agent-errors.js';
-import type { JsonSchemaRuntime } from './load-json-schema-runtime.js';
+import { strictJsonSchema } from './strict-json-schema.js';
 
 /** The name of the forced tool that carries the answer in `structuredOutput: 'tool'` mode. */
 export const ANSWER_TOOL = 'final_answer';
@@ -13,13 +13,12 @@ const formats = new WeakMap<z.ZodType, JSONOutputFormat>();
 /**
  * The API's `output_config.format` for a zod schema: the schema's INPUT side (what the model must
  * produce; transforms then run on our side, once), made strict the way the SDK's zod helper does.
- * Takes the loaded JSON-schema transform (see `loadJsonSchemaRuntime`).
  */
-export function outputFormat(schema: z.ZodType, runtime: JsonSchemaRuntime): JSONOutputFormat {
+export function outputFormat(schema: z.ZodType): JSONOutputFormat {
   let format = formats.get(schema);
   if (format === undefined) {
     const json = loadedZodOrFail().toJSONSchema(schema, { io: 'input', reused: 'ref', unrepresentable: 'any' }) as Record<string, unknown>;
-    const { $schema: _dialect, ...strict } = runtime.transformJSONSchema(json) as Record<string, unknown>;
+    const { $schema: _dialect, ...strict } = strictJsonSchema(json) as Record<string, unknown>;
     format = { type: 'json_schema', schema: strict };
     formats.set(schema, format);
   }
@@ -33,13 +32,13 @@ const answerTools = new WeakMap<z.ZodType, ApiTool>();
 const outputConfigs = new WeakMap<z.ZodType, { format: JSONOutputFormat }>();
 
 /** The forced tool whose input is the answer. */
-export function answerTool(schema: z.ZodType, runtime: JsonSchemaRuntime): ApiTool {
+export function answerTool(schema: z.ZodType): ApiTool {
   let tool = answerTools.get(schema);
   if (tool === undefined) {
     tool = {
       name: ANSWER_TOOL,
       description: 'Give your final answer. Call this exactly once, when you are done, with the complete answer.',
-      input_schema: outputFormat(schema, runtime).schema as ApiTool['input_schema'],
+      input_schema: outputFormat(schema).schema as ApiTool['input_schema'],
     };
     answerTools.set(schema, tool);
   }
@@ -47,10 +46,10 @@ export function answerTool(schema: z.ZodType, runtime: JsonSchemaRuntime): ApiTo
 }
 
 /** The request's `output_config` for an answer in `schema`'s format. */
-export function outputConfig(schema: z.ZodType, runtime: JsonSchemaRuntime): { format: JSONOutputFormat } {
+export function outputConfig(schema: z.ZodType): { format: JSONOutputFormat } {
   let config = outputConfigs.get(schema);
   if (config === undefined) {
-    config = { format: outputFormat(schema, runtime) };
+    config = { format: outputFormat(schema) };
     outputConfigs.set(schema, config);
   }
   return config;

@@ -3,7 +3,6 @@ import type { Message, MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk
 import { lazySchema } from '../util/lazy-schema.js';
 import { loadedZod, loadZod } from '../util/load-zod.js';
 import { outputFormat } from '../agent/structured-output.js';
-import { loadedJsonSchemaRuntime, loadJsonSchemaRuntime } from '../agent/load-json-schema-runtime.js';
 import type { TrajectoryCheckpoint } from '../types/trajectory.js';
 import { BudgetExceededError } from '../budgets/budget-exceeded-error.js';
 import { isSuspension } from '../errors/predicates.js';
@@ -43,13 +42,12 @@ export async function groundCheckpoint(
   const { situationAssessment: _old, groundingEvidenceRefs: _oldRefs, ...rest } = checkpoint;
   const deterministic: TrajectoryCheckpoint = { ...rest, groundingSource: 'deterministic' };
   try {
-    const runtime = loadedJsonSchemaRuntime() ?? (await loadJsonSchemaRuntime());
     if (loadedZod() === undefined) await loadZod();
     const response = await send({
         model,
         max_tokens: 512,
         system: GROUNDING_SYSTEM,
-        output_config: { format: outputFormat(GroundingAnswer, runtime) },
+        output_config: { format: outputFormat(GroundingAnswer) },
         messages: [
           {
             role: 'user',

@@ -120,3 +120,15 @@ describe('createPrompt keeps every response format a JSON answer can satisfy', (
     expect(value.at).toBeInstanceOf(Date);
   });
 });
+
+describe('a response format with a part of no JSON type', () => {
+  it('is refused at the call with the strict transform\'s error (a plain Error, as the SDK threw), and nothing is sent', async () => {
+    const model = new ScriptedModel([json({ anything: 1 })]);
+    const agent = createAgent({ name: 'loose', ...(await agentModel(model)) });
+    const error = await agent.prompt(createPrompt({ user: 'x', responseFormat: z.object({ anything: z.any() }) })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).name).toBe('Error');
+    expect((error as Error).message).toBe('JSON schema must have a type defined if anyOf/oneOf/allOf/enum/const are not used');
+    expect(model.requests).toHaveLength(0);
+  });
+});

@@ -1,6 +1,5 @@
 import type { MessageCreateParamsNonStreaming, MessageParam, TextBlockParam, Tool, ToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
 import { UsageError } from '../../errors/groundswell-error.js';
-import type { JsonSchemaRuntime } from '../load-json-schema-runtime.js';
 import type { PromptCall } from '../prompt-call.js';
 import { ANSWER_TOOL, answerTool, outputConfig } from '../structured-output.js';
 import type { ToolHandler } from '../toolset.js';
@@ -15,14 +14,13 @@ export function requestBase<T>(
   call: PromptCall<T>,
   handlers: ReadonlyMap<string, ToolHandler>,
   toolMode: boolean,
-  runtime: JsonSchemaRuntime,
 ): MessageCreateParamsNonStreaming {
   const { plan } = call;
   if (!toolMode && handlers.size === 0 && plan.systemParam !== undefined && plan.temperature === undefined && plan.stop === undefined) {
     // The usual request (a system prompt, a structured answer, no tools) as one literal, its
     // messages included: a shape made by adding fields dies with its last request, and the code
     // reading requests (ours, the SDK's) with it, at every full GC between bursts of calls.
-    return { model: plan.model, max_tokens: plan.maxTokens, system: plan.systemParam, output_config: outputConfig(call.prompt.responseFormat, runtime), messages: NO_MESSAGES };
+    return { model: plan.model, max_tokens: plan.maxTokens, system: plan.systemParam, output_config: outputConfig(call.prompt.responseFormat), messages: NO_MESSAGES };
   }
   // `temperature` is sent as before, though this SDK's request type no longer lists it.
   const base: Omit<MessageCreateParamsNonStreaming, 'messages'> & { temperature?: number; messages?: MessageParam[] } = {
@@ -34,10 +32,10 @@ export function requestBase<T>(
   if (plan.stop !== undefined) base.stop_sequences = [...plan.stop];
   const tools: Tool[] = [];
   for (const handler of handlers.values()) tools.push(handler.definition);
-  if (toolMode) tools.push(answerTool(call.prompt.responseFormat, runtime));
+  if (toolMode) tools.push(answerTool(call.prompt.responseFormat));
   if (tools.length > 0) base.tools = tools;
   if (toolMode) base.tool_choice = handlers.size > 0 ? { type: 'any' } : { type: 'tool', name: ANSWER_TOOL };
-  else base.output_config = outputConfig(call.prompt.responseFormat, runtime);
+  else base.output_config = outputConfig(call.prompt.responseFormat);
   base.messages = NO_MESSAGES;
   return base as MessageCreateParamsNonStreaming;
 }
