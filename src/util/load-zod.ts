@@ -3,12 +3,14 @@ import { onFirstUse } from './on-first-use.js';
 
 export type ZodModule = typeof import('zod');
 
-const zod = onFirstUse<typeof import('./zod-runtime.js'), ZodModule>(() => import('./zod-runtime.js'), (runtime) => runtime.zod);
+// zod itself, not a module of ours that imports it: a first agent call waits for this import, and
+// a chunk of our own to read, compile and link first made it ~2 ms slower in a fresh process. The
+// CommonJS build turns it into require('zod') (tsup.config.ts), so each build gets the user's copy.
+const zod = onFirstUse<ZodModule>(() => import('zod'));
 
 /**
  * zod, loaded on first use: importing groundswell must not pay for it (a workflow without agents
- * never needs it). The user's own zod is the one resolved, in the ESM and the CommonJS build alike
- * (esbuild turns this into require() in the latter). The same pattern as the SDK runtimes.
+ * never needs it). The user's own zod is the one resolved, in the ESM and the CommonJS build alike.
  */
 export function loadZod(): Promise<ZodModule> {
   return zod.load();
