@@ -8,19 +8,16 @@ import { toMicros, type WireRow } from './wire-row.js';
  * passed when the caller read it already: a live node builds it on each read).
  */
 export function wireRow(node: WorkflowNode, rollup: TokenUsage | undefined, timeBase: number, dropped: WorkflowNode['dropped'] = node.dropped): WireRow {
-  return [
-    node.id,
-    node.parent?.id ?? null,
-    node.name,
-    node.kind,
-    node.status,
-    eventCount(node) + dropped.events,
-    node.logs.length + dropped.logs,
-    toMicros(node.startTime, timeBase),
-    toMicros(node.duration),
-    node.replayed === true ? 1 : 0,
-    rollup ?? null,
-  ];
+  const id = node.id;
+  const parentId = node.parent?.id ?? null;
+  const events = eventCount(node) + dropped.events;
+  const logs = node.logs.length + dropped.logs;
+  const start = toMicros(node.startTime, timeBase);
+  const duration = toMicros(node.duration);
+  // Trailing defaults are left out (see WireRow): most rows end at the duration.
+  if (rollup !== undefined) return [id, parentId, node.name, node.kind, node.status, events, logs, start, duration, node.replayed === true ? 1 : 0, rollup];
+  if (node.replayed === true) return [id, parentId, node.name, node.kind, node.status, events, logs, start, duration, 1];
+  return [id, parentId, node.name, node.kind, node.status, events, logs, start, duration];
 }
 
 /** A live tree counts its events without rebuilding them; a loaded one has them as a list. */
@@ -44,19 +41,20 @@ export function rowShows(row: WireRow, node: WorkflowNode, timeBase: number, dro
     row[2] === node.name &&
     row[3] === node.kind &&
     row[0] === node.id &&
-    row[9] === (node.replayed === true ? 1 : 0)
+    (row[9] ?? 0) === (node.replayed === true ? 1 : 0)
   );
 }
 
 /** Whether two rows show the same thing: a batch sends only rows that differ from what was sent. */
 export function sameRow(a: WireRow, b: WireRow): boolean {
-  for (let i = 0; i < USAGE_AT; i += 1) if (a[i] !== b[i]) return false;
-  return showsUsage(a, b[USAGE_AT] ?? undefined);
+  for (let i = 0; i < REPLAYED_AT; i += 1) if (a[i] !== b[i]) return false;
+  return (a[REPLAYED_AT] ?? 0) === (b[REPLAYED_AT] ?? 0) && showsUsage(a, b[USAGE_AT]);
 }
 
 /** Whether `row` shows `usage` as its subtree's usage. */
 export function showsUsage(row: WireRow, usage: TokenUsage | undefined): boolean {
-  return sameUsage(row[USAGE_AT] ?? undefined, usage);
+  return sameUsage(row[USAGE_AT], usage);
 }
 
+const REPLAYED_AT = 9;
 const USAGE_AT = 10;

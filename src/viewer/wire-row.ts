@@ -24,8 +24,9 @@ export interface NodeRow {
  * 20,000 steps goes to an open page in one batch; without the keys that batch is half the bytes
  * and about half the server's work to write, which a watched run pays for. Times are whole
  * microseconds (integers print faster than fractions): the start after the message's `timeBase`
- * (epoch milliseconds), and the duration. Absent values are null. Imports types only: the page's
- * bundle includes this file.
+ * (epoch milliseconds), and the duration. Absent values are null. The last two fields are left
+ * out while they hold their defaults (not replayed, no usage), as on most rows: a tenth of a
+ * batch's bytes. Imports types only: the page's bundle includes this file.
  */
 export type WireRow = readonly [
   id: string,
@@ -37,8 +38,8 @@ export type WireRow = readonly [
   logs: number,
   startUs: number | null,
   durationUs: number | null,
-  replayed: 1 | 0,
-  usage: TokenUsage | null,
+  replayed?: 1 | 0,
+  usage?: TokenUsage,
 ];
 
 /** The row a wire row stands for (what `/api/tree` and the page work with), its times from `timeBase`. */
@@ -48,7 +49,7 @@ export function fromWire(wire: WireRow, timeBase: number): NodeRow {
   if (startUs !== null) row.startTime = timeBase + startUs / 1000;
   if (durationUs !== null) row.duration = durationUs / 1000;
   if (replayed === 1) row.replayed = true;
-  if (usage !== null) row.usage = usage;
+  if (usage !== undefined) row.usage = usage;
   return row;
 }
 

@@ -135,7 +135,11 @@ describe('rowShows, the check a walk makes instead of building a row', () => {
   it('agrees with wireRow on every field but the usage, so a new field cannot be forgotten in one of them', () => {
     const node = new FakeNode('n1', 'step 1', new FakeNode('root', 'root', null));
     const timeBase = 500;
-    const row = wireRow(node, undefined, timeBase);
+    expect(rowShows(wireRow(node, undefined, timeBase), node, timeBase)).toBe(true);
+    // Every field present: a replayed node with usage (a row leaves out defaults at its end).
+    (node as { replayed?: boolean }).replayed = true;
+    const row = wireRow(node, usage(1), timeBase);
+    expect(row).toHaveLength(11);
     expect(rowShows(row, node, timeBase)).toBe(true);
     // The usage is last and summed again by the caller; every other field must be compared.
     for (let at = 0; at < row.length - 1; at += 1) {

@@ -153,7 +153,7 @@ export const PAGE_HTML = [
   "    if (startUs !== null) row.startTime = timeBase + startUs / 1e3;",
   "    if (durationUs !== null) row.duration = durationUs / 1e3;",
   "    if (replayed === 1) row.replayed = true;",
-  "    if (usage !== null) row.usage = usage;",
+  "    if (usage !== void 0) row.usage = usage;",
   "    return row;",
   "  }",
   "",
