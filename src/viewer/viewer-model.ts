@@ -209,6 +209,8 @@ export class ViewerModel {
     // The row sent before for each entry built again (null: none), compared once it is final.
     const sentRow: (WireRow | null)[] = [];
     let seen = 0;
+    // Whether any node has usage of its own: if none has, every total is undefined as built.
+    let spent = false;
     if (this.root !== null) {
       // Depth first, parents before children and siblings in order, as walkTree goes.
       const stack: WorkflowNode[] = [this.root];
@@ -220,6 +222,7 @@ export class ViewerModel {
         if (sent !== undefined) seen += 1;
         const keep = sent !== undefined && stillShows(sent, this.timeBase);
         const entry = keep ? renew(sent) : newKnown(node, this.timeBase);
+        if (entry.own !== undefined) spent = true;
         const at = order.length;
         order.push(entry);
         parentAt.push(up);
@@ -244,26 +247,7 @@ export class ViewerModel {
         sentRow[i] = other.row;
       }
     }
-    // Children come after their parents, so a reverse pass has every child's total before its
-    // parent's. A subtree is a run of `size` entries, so a parent finds its children, in order
-    // (the sum's order: costs are floats), by skipping each child's subtree.
-    const size = new Array<number>(order.length).fill(1);
-    const spentBelow = new Array<boolean>(order.length).fill(false);
-    for (let i = order.length - 1; i >= 0; i -= 1) {
-      const entry = order[i] as Known;
-      if (spentBelow[i] === true) {
-        let total = entry.own;
-        for (let child = i + 1, end = i + (size[i] as number); child < end; child += size[child] as number) {
-          const sub = (order[child] as Known).total;
-          if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);
-        }
-        entry.total = total;
-      }
-      const up = parentAt[i] as number;
-      if (up < 0) continue;
-      size[up] = (size[up] as number) + (size[i] as number);
-      if (entry.total !== undefined) spentBelow[up] = true;
-    }
+    if (spent) sumTotals(order, parentAt);
     const upserted: WireRow[] = [];
     for (let i = 0; i < order.length; i += 1) {
       const entry = order[i] as Known;
@@ -369,6 +353,32 @@ export class ViewerModel {
       out.push(entry);
     }
     return out;
+  }
+}
+
+/**
+ * Each entry's subtree usage, from `order` (parents before children, as a walk met them) and each
+ * entry's parent by place (-1: the root). Children come after their parents, so a reverse pass
+ * has every child's total before its parent's. A subtree is a run of `size` entries, so a parent
+ * finds its children, in order (the sum's order: costs are floats), by skipping each child's subtree.
+ */
+function sumTotals(order: readonly Known[], parentAt: readonly number[]): void {
+  const size = new Array<number>(order.length).fill(1);
+  const spentBelow = new Array<boolean>(order.length).fill(false);
+  for (let i = order.length - 1; i >= 0; i -= 1) {
+    const entry = order[i] as Known;
+    if (spentBelow[i] === true) {
+      let total = entry.own;
+      for (let child = i + 1, end = i + (size[i] as number); child < end; child += size[child] as number) {
+        const sub = (order[child] as Known).total;
+        if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);
+      }
+      entry.total = total;
+    }
+    const up = parentAt[i] as number;
+    if (up < 0) continue;
+    size[up] = (size[up] as number) + (size[i] as number);
+    if (entry.total !== undefined) spentBelow[up] = true;
   }
 }
 

@@ -88,6 +88,27 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
   });
 
+  it('sends the rows of a subtree whose usage went away without usage once nothing in the tree has any', () => {
+    const root = new FakeNode('root', 'root', null);
+    const parent = new FakeNode('p', 'parent', root);
+    const leaf = new FakeNode('leaf', 'leaf', parent);
+    const other = new FakeNode('other', 'other', root);
+    leaf.usage = usage(4);
+    const model = new ViewerModel();
+    model.setRoot(root);
+    const page = new Map<string, WireRow>();
+    apply(page, model.refresh());
+    expect([...page.values()].map((row) => `${row[0]}:${row[10]?.inputTokens ?? '-'}`)).toEqual(['root:4', 'p:4', 'leaf:4', 'other:-']);
+
+    leaf.usage = null;
+    model.invalidate();
+    const after = model.refresh();
+    apply(page, after);
+    expect(after.upserted.map((row) => row[0])).toEqual(['root', 'p', 'leaf']);
+    expect([...page.values()].map((row) => `${row[0]}:${row[10]?.inputTokens ?? '-'}`)).toEqual(['root:-', 'p:-', 'leaf:-', 'other:-']);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+  });
+
   it('finds every node after a walk: a small batch, a node by id, a page opened, another root', () => {
     const root = new FakeNode('root', 'root', null);
     const steps = Array.from({ length: 30 }, (_, i) => new FakeNode(`s${i}`, `step ${i}`, root));
