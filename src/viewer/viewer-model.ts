@@ -197,10 +197,15 @@ export class ViewerModel {
     this.dirty.clear();
     this.dirtyIds.clear();
     const beforeCount = this.knownCount;
-    // The entries sent, by node: a node new since has no identity hash yet, so missing it costs
+    // The last walk's entries, met again in the same order unless the tree lost nodes since: a
+    // node added since comes between them, so one cursor finds every entry that is still there.
+    const sentInOrder = this.index === null ? this.walked : null;
+    let cursor = 0;
+    // Otherwise (batches since the walk joined entries out of order; children pruned since) the
+    // entries not met yet, by node: a node new since has no identity hash yet, so missing it costs
     // next to nothing, where a look-up by id hashes each new node's id (most of a walk's time).
-    const sentByNode = new Map<WorkflowNode, Known>();
-    if (beforeCount > 0) for (const entry of this.index?.values() ?? this.walked) sentByNode.set(entry.node, entry);
+    let sentByNode: Map<WorkflowNode, Known> | null = null;
+    if (sentInOrder === null && beforeCount > 0) sentByNode = byNode(this.index?.values() ?? []);
     const order: Known[] = [];
     // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
     const parentAt: number[] = [];
@@ -218,10 +223,16 @@ export class ViewerModel {
       while (stack.length > 0) {
         const node = stack.pop() as WorkflowNode;
         const up = stackParent.pop() as number;
-        const sent = sentByNode.size === 0 ? undefined : sentByNode.get(node);
+        let sent = sentByNode?.get(node);
+        if (sentByNode === null && sentInOrder !== null && sentInOrder[cursor]?.node === node) {
+          sent = sentInOrder[cursor] as Known;
+          cursor += 1;
+          // Its children were pruned since: the entries after it are looked up by node from here on.
+          if (node.dropped.children !== sent.droppedChildren) sentByNode = byNode(sentInOrder.slice(cursor));
+        }
         if (sent !== undefined) seen += 1;
         const keep = sent !== undefined && stillShows(sent, this.timeBase);
-        const entry = keep ? renew(sent) : newKnown(node, this.timeBase);
+        const entry = keep ? renew(sent as Known) : newKnown(node, this.timeBase);
         if (entry.own !== undefined) spent = true;
         const at = order.length;
         order.push(entry);
@@ -380,6 +391,12 @@ function sumTotals(order: readonly Known[], parentAt: readonly number[]): void {
     size[up] = (size[up] as number) + (size[i] as number);
     if (entry.total !== undefined) spentBelow[up] = true;
   }
+}
+
+function byNode(entries: Iterable<Known>): Map<WorkflowNode, Known> {
+  const map = new Map<WorkflowNode, Known>();
+  for (const entry of entries) map.set(entry.node, entry);
+  return map;
 }
 
 /** Whether a sent entry's row and own usage still hold for its node (which may have new children). */

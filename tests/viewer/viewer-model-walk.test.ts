@@ -109,6 +109,59 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
   });
 
+  /** Three groups of four steps under a root, walked once (nothing looked up since, so no index). */
+  function walkedGroups(): { root: FakeNode; groups: FakeNode[]; steps: FakeNode[]; model: ViewerModel; page: Map<string, WireRow> } {
+    const root = new FakeNode('root', 'root', null);
+    const groups = Array.from({ length: 3 }, (_, g) => new FakeNode(`g${g}`, `group ${g}`, root));
+    const steps = groups.flatMap((group, g) => Array.from({ length: 4 }, (_, i) => new FakeNode(`s${g}.${i}`, `step ${g}.${i}`, group)));
+    const model = new ViewerModel();
+    model.setRoot(root);
+    const page = new Map<string, WireRow>();
+    apply(page, model.refresh());
+    return { root, groups, steps, model, page };
+  }
+
+  it('after a walk with no batch between, meets the sent rows among nodes added anywhere', () => {
+    const { root, groups, steps, model, page } = walkedGroups();
+    const sent = new Map(page);
+    const g0 = groups[0] as FakeNode;
+    new FakeNode('a0', 'added 0', g0);
+    g0.children.unshift(g0.children.pop() as FakeNode);
+    new FakeNode('a1', 'added 1', steps[5] as FakeNode);
+    new FakeNode('a2', 'added 2', root);
+    (steps[6] as FakeNode).status = 'completed';
+    model.invalidate();
+    const second = model.refresh();
+    apply(page, second);
+    // Only the new rows and the finished step's go; the others are the very rows sent before.
+    expect(second.upserted.map((row) => row[0])).toEqual(['a0', 'a1', 's1.2', 'a2']);
+    expect(second.removed).toEqual([]);
+    expect(model.snapshot().rows.filter((row) => row[0] !== 's1.2' && row !== sent.get(row[0])).map((row) => row[0])).toEqual(['a0', 'a1', 'a2']);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+  });
+
+  it('after a walk with no batch between, sends a moved node again and finds a replaced one by id', () => {
+    const { groups, steps, model, page } = walkedGroups();
+    const [g0, , g2] = groups as [FakeNode, FakeNode, FakeNode];
+    // A step moved to another group (a replaced prompt), and a node object replaced by another of
+    // the same id, both ahead of the nodes after them.
+    const moved = steps[1] as FakeNode;
+    g0.children.splice(g0.children.indexOf(moved), 1);
+    (moved as { parent: FakeNode | null }).parent = g2;
+    g2.children.push(moved);
+    const twin = new FakeNode('s0.2', 'step 0.2', g0);
+    g0.children.splice(g0.children.indexOf(steps[2] as FakeNode), 1);
+    g0.children.splice(1, 0, g0.children.pop() as FakeNode);
+    model.invalidate();
+    const next = model.refresh();
+    apply(page, next);
+    expect(next.upserted.map((row) => `${row[0]}<${row[1]}`)).toEqual(['s0.1<g2']);
+    expect(next.removed).toEqual([]);
+    expect(model.node('s0.1')).toBe(moved);
+    expect(model.node('s0.2')).toBe(twin);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+  });
+
   it('finds every node after a walk: a small batch, a node by id, a page opened, another root', () => {
     const root = new FakeNode('root', 'root', null);
     const steps = Array.from({ length: 30 }, (_, i) => new FakeNode(`s${i}`, `step ${i}`, root));
