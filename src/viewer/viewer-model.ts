@@ -237,8 +237,10 @@ export class ViewerModel {
         const at = order.length;
         order.push(entry);
         parentAt.push(up);
-        kept.push(keep);
-        sentRow.push(keep || sent === undefined ? null : sent.row);
+        if (beforeCount > 0) {
+          kept.push(keep);
+          sentRow.push(keep || sent === undefined ? null : sent.row);
+        }
         if (up >= 0) ((order[up] as Known).kids ??= []).push(node.id);
         const children = node.children;
         for (let i = children.length - 1; i >= 0; i -= 1) {
@@ -260,7 +262,9 @@ export class ViewerModel {
     }
     if (spent) sumTotals(order, parentAt);
     const upserted: WireRow[] = [];
-    for (let i = 0; i < order.length; i += 1) {
+    // Nothing was sent (a page's first walk, a run's end with no batch before): every row goes.
+    if (beforeCount === 0) for (const entry of order) upserted.push(entry.total === entry.own ? entry.row : (entry.row = wireRow(entry.node, entry.total, this.timeBase)));
+    for (let i = 0; i < kept.length; i += 1) {
       const entry = order[i] as Known;
       if (kept[i] === true) {
         // Its row as sent shows all but the subtree's usage, summed again above.
