@@ -209,10 +209,10 @@ export class ViewerModel {
     const order: Known[] = [];
     // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
     const parentAt: number[] = [];
-    // Entries kept from the last refresh, by place in `order`: their rows were sent as they are.
-    const kept: boolean[] = [];
-    // The row sent before for each entry built again (null: none), compared once it is final.
-    const sentRow: (WireRow | null)[] = [];
+    // The entries met again, by place in `order` (ascending), each with the row sent before (null:
+    // kept as sent). Only these: after a batch of a few rows, most of a walk met nothing.
+    const metAt: number[] = [];
+    const metRow: (WireRow | null)[] = [];
     let seen = 0;
     // Whether any node has usage of its own: if none has, every total is undefined as built.
     let spent = false;
@@ -237,9 +237,9 @@ export class ViewerModel {
         const at = order.length;
         order.push(entry);
         parentAt.push(up);
-        if (beforeCount > 0) {
-          kept.push(keep);
-          sentRow.push(keep || sent === undefined ? null : sent.row);
+        if (sent !== undefined) {
+          metAt.push(at);
+          metRow.push(keep ? null : sent.row);
         }
         if (up >= 0) ((order[up] as Known).kids ??= []).push(node.id);
         const children = node.children;
@@ -251,22 +251,31 @@ export class ViewerModel {
     }
     // A row sent went unmet (pruned, or its id now on another node object): look for the rest by id.
     const before = seen === beforeCount ? null : this.known;
+    // Entries found so, by place (ascending), with the row sent for each.
+    const foundAt: number[] = [];
+    const foundRow: WireRow[] = [];
     if (before !== null) {
-      for (let i = 0; i < order.length; i += 1) {
-        if (kept[i] === true || sentRow[i] !== null) continue;
+      for (let i = 0, m = 0; i < order.length; i += 1) {
+        if (m < metAt.length && metAt[m] === i) {
+          m += 1;
+          continue;
+        }
         const other = before.get((order[i] as Known).node.id);
         if (other === undefined) continue;
         seen += 1;
-        sentRow[i] = other.row;
+        foundAt.push(i);
+        foundRow.push(other.row);
       }
     }
     if (spent) sumTotals(order, parentAt);
     const upserted: WireRow[] = [];
-    // Nothing was sent (a page's first walk, a run's end with no batch before): every row goes.
-    if (beforeCount === 0) for (const entry of order) upserted.push(entry.total === entry.own ? entry.row : (entry.row = wireRow(entry.node, entry.total, this.timeBase)));
-    for (let i = 0; i < kept.length; i += 1) {
+    for (let i = 0, m = 0, f = 0; i < order.length; i += 1) {
       const entry = order[i] as Known;
-      if (kept[i] === true) {
+      // The row sent before: undefined if none, null if the entry was kept as sent.
+      let sent: WireRow | null | undefined;
+      if (m < metAt.length && metAt[m] === i) sent = metRow[m++];
+      else if (f < foundAt.length && foundAt[f] === i) sent = foundRow[f++];
+      if (sent === null) {
         // Its row as sent shows all but the subtree's usage, summed again above.
         if (showsUsage(entry.row, entry.total)) continue;
         entry.row = wireRow(entry.node, entry.total, this.timeBase);
@@ -274,8 +283,7 @@ export class ViewerModel {
         continue;
       }
       if (entry.total !== entry.own) entry.row = wireRow(entry.node, entry.total, this.timeBase);
-      const sent = sentRow[i] ?? null;
-      if (sent !== null && sameRow(sent, entry.row)) entry.row = sent;
+      if (sent !== undefined && sameRow(sent, entry.row)) entry.row = sent;
       else upserted.push(entry.row);
     }
     this.index = null;
