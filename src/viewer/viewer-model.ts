@@ -46,11 +46,22 @@ export class ViewerModel {
   private whole = true;
   /** The rows sent before were of another root: the next batch starts the page's tree afresh. */
   private forgotten = false;
-  /** What rows' start times count from (any fixed instant: rows carry small integers after it). */
-  readonly timeBase = Math.floor(Date.now());
+  /**
+   * What rows' start times count from, in whole milliseconds: the shown root's start (or when it
+   * was shown), fixed while its rows are kept. Counted from the viewer's own start, a row's start
+   * outgrew a small integer after about half an hour (a boxed number per row, slower to print).
+   */
+  private base = Math.floor(Date.now());
+
+  get timeBase(): number {
+    return this.base;
+  }
 
   setRoot(root: WorkflowNode | null): void {
     this.root = root;
+    // Every row is built afresh from here (none sent, or all forgotten below): a new base is safe.
+    const start = root?.startTime;
+    this.base = Math.floor(start !== undefined && Number.isFinite(start) ? start : Date.now());
     // The next batch says "forget every row" rather than naming each one of the old tree.
     if (this.knownCount > 0) {
       this.index = new Map();

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkflow } from 'groundswell';
+import { createWorkflow, exportRun } from 'groundswell';
 import { serveViewer, type NodeRow, type Viewer } from 'groundswell/viewer';
 import type { WorkflowEvent } from '../../src/types/events.js';
 import type { WorkflowNode } from '../../src/types/node.js';
@@ -167,5 +167,36 @@ describe("a live run's end", () => {
     const end = await page.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'short' && r.status === 'completed'));
     expect(rowsOf(end, 'upserted').map((r) => `${r.name}:${r.status}`)).toContain('only:completed');
     page.drop();
+  });
+});
+
+describe('start times on the stream', () => {
+  it('count from the shown run, so a run from long ago reads back to the microsecond as small whole numbers', async () => {
+    const wf = createWorkflow({ name: 'old run' }, async (ctx) => {
+      await ctx.step('first', () => 1);
+      await ctx.step('second', () => 2);
+    });
+    await wf.run();
+    const run = exportRun(wf.node);
+    // A run shown a year after it ran (a viewer open that long would count the same way).
+    const yearAgo = Date.now() - 365 * 24 * 3_600_000;
+    const [first, second] = run.root.children;
+    if (first === undefined || second === undefined) throw new Error('two steps expected');
+    Object.assign(run.root, { startTime: yearAgo + 0.25, endTime: yearAgo + 9.5, duration: 9.25 });
+    Object.assign(first, { startTime: yearAgo + 1.125, endTime: yearAgo + 2, duration: 0.875 });
+    Object.assign(second, { startTime: yearAgo + 2.5, endTime: yearAgo + 9, duration: 6.5 });
+    viewer = await serveViewer();
+    viewer.show(run);
+    const page = await openEvents(viewer.url);
+    const snapshot = await page.next((m) => m.event === 'snapshot');
+    page.drop();
+    expect(rowsOf(snapshot, 'rows').map((r) => [r.name, r.startTime, r.duration])).toEqual([
+      ['old run', yearAgo + 0.25, 9.25],
+      ['first', yearAgo + 1.125, 0.875],
+      ['second', yearAgo + 2.5, 6.5],
+    ]);
+    // On the wire: microseconds after the run's start, not after the viewer's.
+    const starts = (snapshot.data as { rows: unknown[][] }).rows.map((row) => row[7]);
+    expect(starts.every((us) => Number.isInteger(us) && Math.abs(us as number) < 100_000)).toBe(true);
   });
 });
