@@ -5,7 +5,7 @@ import { nodeDetails } from './node-details.js';
 import { hasBody, readBody, TOO_LARGE } from './request-body.js';
 import { answerSignal, type SignalGate } from './signal-endpoint.js';
 import { SIGNAL_PATH } from './signal-names.js';
-import { SseClients } from './sse-clients.js';
+import type { SseClients, SseMessage } from './sse-clients.js';
 import type { ViewerModel } from './viewer-model.js';
 import { viewerPage } from './viewer-page.js';
 import { fromWire } from './wire-row.js';
@@ -20,7 +20,7 @@ export interface ViewerState {
   /** Set when the viewer was started with `allowSignals`: the page may answer a wait. */
   readonly signals: SignalGate | null;
   /** The snapshot message a new page gets first (after bringing the model up to date). */
-  snapshotMessage(): string;
+  snapshotMessage(): SseMessage;
   /** Brings the model up to date when events arrived since the last batch (sending that batch). */
   flushIfDirty(): void;
 }

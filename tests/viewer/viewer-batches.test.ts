@@ -200,3 +200,31 @@ describe('start times on the stream', () => {
     expect(starts.every((us) => Number.isInteger(us) && Math.abs(us as number) < 100_000)).toBe(true);
   });
 });
+
+describe('names on the stream', () => {
+  it('arrive as they are, ASCII or not, in the first snapshot and in batches', async () => {
+    const release = deferred<void>();
+    const wf = createWorkflow({ name: 'ascii only' }, async (ctx) => {
+      await ctx.step('plain step', () => 1);
+      await release.promise;
+      await ctx.step('café ☕ 名前 "quoted"', () => 2);
+    });
+    viewer = await serveViewer({ batchMs: 10 });
+    viewer.attach(wf);
+    const running = wf.run();
+    const page = await openEvents(viewer.url);
+    try {
+      const first = await page.next((m) => m.event === 'snapshot');
+      expect(rowsOf(first, 'rows').map((r) => r.name)).toEqual(['ascii only', 'plain step']);
+      release.resolve();
+      await running;
+      const end = await page.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'ascii only' && r.status === 'completed'));
+      const tree = JSON.parse((await get(new URL('/api/tree', viewer.url).href)).body) as { rows: NodeRow[] };
+      expect(tree.rows.map((r) => r.name)).toEqual(['ascii only', 'plain step', 'café ☕ 名前 "quoted"']);
+      expect(page.messages.flatMap((m) => rowsOf(m, m.event === 'snapshot' ? 'rows' : 'upserted')).map((r) => r.name)).toContain('café ☕ 名前 "quoted"');
+      expect(rowsOf(end, 'upserted').length).toBeGreaterThan(0);
+    } finally {
+      page.drop();
+    }
+  });
+});
