@@ -41,6 +41,8 @@ export class ViewerModel {
   private index: Map<string, Known> | null = new Map();
   /** The last walk's entries, parents first, while `index` is not made from them yet. */
   private walked: Known[] = [];
+  /** Each of `walked`'s parent, by place (-1: the root): its `kids` are listed from these with the index. */
+  private walkedParents: number[] = [];
   private dirty = new Set<WorkflowNode>();
   private dirtyIds = new Set<string>();
   private whole = true;
@@ -66,6 +68,7 @@ export class ViewerModel {
     if (this.knownCount > 0) {
       this.index = new Map();
       this.walked = [];
+      this.walkedParents = [];
       this.forgotten = true;
     }
     this.invalidate();
@@ -74,14 +77,25 @@ export class ViewerModel {
   /**
    * The entries by id, made from the last walk's list on first use: filling a map of 20,000 ids
    * is most of a walk's own work, and a batch that ends a run should not wait for an index only
-   * the next small batch, a new page or a node's details use.
+   * the next small batch, a new page or a node's details use. Each entry's children as sent
+   * (`kids`, which only batches after a walk read) are listed here too, for the same reason.
    */
   private get known(): Map<string, Known> {
     if (this.index !== null) return this.index;
     const index = new Map<string, Known>();
-    for (const entry of this.walked) index.set(entry.node.id, entry);
+    const walked = this.walked;
+    for (const entry of walked) {
+      index.set(entry.node.id, entry);
+      entry.kids = null;
+    }
+    const parents = this.walkedParents;
+    for (let i = 0; i < walked.length; i += 1) {
+      const up = parents[i] as number;
+      if (up >= 0) ((walked[up] as Known).kids ??= []).push((walked[i] as Known).node.id);
+    }
     this.index = index;
     this.walked = [];
+    this.walkedParents = [];
     return index;
   }
 
@@ -252,7 +266,6 @@ export class ViewerModel {
           metAt.push(at);
           metRow.push(keep ? null : sent.row);
         }
-        if (up >= 0) ((order[up] as Known).kids ??= []).push(node.id);
         const children = node.children;
         for (let i = children.length - 1; i >= 0; i -= 1) {
           stack.push(children[i] as WorkflowNode);
@@ -299,6 +312,7 @@ export class ViewerModel {
     }
     this.index = null;
     this.walked = order;
+    this.walkedParents = parentAt;
     // Every row sent before was met again: nothing to look up to find what went.
     const removed: TreeChanges['removed'] = this.forgotten ? 'all' : before === null || seen === before.size ? [] : [...before.keys()].filter((id) => !this.known.has(id));
     this.forgotten = false;

@@ -162,6 +162,34 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
   });
 
+  it("after a walk, a small batch sums a parent's usage over all its children and drops a pruned child", () => {
+    const root = new FakeNode('root', 'root', null);
+    const kids = Array.from({ length: 6 }, (_, i) => new FakeNode(`k${i}`, `kid ${i}`, root));
+    for (const kid of kids) kid.usage = usage(1);
+    const model = new ViewerModel();
+    model.setRoot(root);
+    const page = new Map<string, WireRow>();
+    apply(page, model.refresh());
+    expect(page.get('root')?.[10]?.inputTokens).toBe(6);
+
+    // One node of seven changed: looked at alone, its parent's total summed over every child.
+    (kids[2] as FakeNode).usage = usage(5);
+    model.touch(kids[2] as FakeNode);
+    const small = model.refresh();
+    apply(page, small);
+    expect(small.upserted.map((row) => `${row[0]}:${row[10]?.inputTokens}`)).toEqual(['k2:5', 'root:10']);
+
+    // Retention pruned the first child: its row goes, its usage stays in the parent's total.
+    root.children.splice(0, 1);
+    root.dropped = { events: 0, logs: 0, children: 1, usage: usage(1) };
+    model.touch(root);
+    const pruned = model.refresh();
+    apply(page, pruned);
+    expect(pruned.removed).toEqual(['k0']);
+    expect(page.get('root')?.[10]?.inputTokens).toBe(10);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+  });
+
   it('finds every node after a walk: a small batch, a node by id, a page opened, another root', () => {
     const root = new FakeNode('root', 'root', null);
     const steps = Array.from({ length: 30 }, (_, i) => new FakeNode(`s${i}`, `step ${i}`, root));
