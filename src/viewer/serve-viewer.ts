@@ -137,9 +137,19 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       if (dirty) flush();
     },
   };
-  const timer = setInterval(() => {
+  const tick = (): void => {
     if (dirty && clients.size > 0) flush();
-  }, batchMs).unref();
+  };
+  let timer = setInterval(tick, batchMs).unref();
+  // A run attached while a page is open shows at once, and its batches count from then: a run
+  // shorter than one interval goes out whole at its end, not as a batch at whatever point of it
+  // the interval fell (a walk of the tree so far, then one of all of it).
+  const batchFromNow = (): void => {
+    if (clients.size === 0) return;
+    flush();
+    clearInterval(timer);
+    timer = setInterval(tick, batchMs).unref();
+  };
   // With no page open nothing is tracked: the next page starts from one walk of the tree.
   const touch = (id: string, node?: WorkflowNode): void => {
     dirty = true;
@@ -227,6 +237,7 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       };
       detachers.add(detach);
       leaveComparison();
+      batchFromNow();
       return detach;
     },
     show(run, showOptions) {

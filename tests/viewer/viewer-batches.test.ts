@@ -168,6 +168,23 @@ describe("a live run's end", () => {
     expect(rowsOf(end, 'upserted').map((r) => `${r.name}:${r.status}`)).toContain('only:completed');
     page.drop();
   });
+
+  it('of another run attached while a page is open: the page shows the new run at once, not at the next batch', async () => {
+    viewer = await serveViewer({ batchMs: 60_000 });
+    const first = createWorkflow({ name: 'first' }, async (ctx) => ctx.step('a', () => 1));
+    viewer.attach(first);
+    await first.run();
+    const page = await openEvents(viewer.url);
+    await page.next((m) => m.event === 'snapshot');
+    const second = createWorkflow({ name: 'second' }, async (ctx) => ctx.step('b', () => 2));
+    viewer.attach(second);
+    const shown = await page.next((m) => m.event === 'nodes' && (m.data as { removed: unknown }).removed === 'all');
+    expect(rowsOf(shown, 'upserted').map((r) => `${r.name}:${r.status}`)).toEqual(['second:idle']);
+    await second.run();
+    await page.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'second' && r.status === 'completed'));
+    expect([...pageRows(page).values()].map((r) => `${r.name}:${r.status}`)).toEqual(['second:completed', 'b:completed']);
+    page.drop();
+  });
 });
 
 describe('start times on the stream', () => {
