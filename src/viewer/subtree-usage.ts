@@ -4,7 +4,12 @@ import { addUsage, ZERO_USAGE } from '../util/usage.js';
 
 /** What a node adds to its subtree's total itself: its own usage plus what its pruned children spent. */
 export function ownUsage(node: WorkflowNode, dropped: WorkflowNode['dropped'] = node.dropped): TokenUsage | undefined {
-  const own = node.usage ?? undefined;
+  return ownPart(node.usage, dropped);
+}
+
+/** `ownUsage` from the node's usage and dropped counts as the caller read them (a live node computes each on every read). */
+export function ownPart(usage: TokenUsage | null, dropped: WorkflowNode['dropped']): TokenUsage | undefined {
+  const own = usage ?? undefined;
   const pruned = dropped.usage;
   if (pruned === undefined) return own;
   return addUsage(own ?? ZERO_USAGE, pruned);

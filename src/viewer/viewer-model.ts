@@ -4,7 +4,7 @@ import { walkTree } from '../util/tree-walk.js';
 import { rowShows, sameRow, showsUsage, wireRow } from './node-row.js';
 import type { WireRow } from './wire-row.js';
 import { addUsage, sameUsage, ZERO_USAGE } from '../util/usage.js';
-import { ownUsage, subtreeUsage } from './subtree-usage.js';
+import { ownPart, ownUsage, subtreeUsage } from './subtree-usage.js';
 import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 
 /** A refresh walks the whole tree when more than 1 node in this many changed. */
@@ -467,18 +467,12 @@ function walks(changed: number, known: number): boolean {
 }
 
 function newKnown(node: WorkflowNode, timeBase: number): Known {
+  // Each field of the node read once: at a run's end the nodes are cold, and a read costs.
   const dropped = node.dropped;
-  const own = ownUsage(node, dropped);
-  return {
-    node,
-    row: wireRow(node, own, timeBase, dropped),
-    parentId: node.parent?.id ?? null,
-    usage: node.usage,
-    own,
-    total: own,
-    droppedChildren: dropped.children,
-    kids: null,
-  };
+  const usage = node.usage;
+  const own = ownPart(usage, dropped);
+  const row = wireRow(node, own, timeBase, dropped);
+  return { node, row, parentId: row[1], usage, own, total: own, droppedChildren: dropped.children, kids: null };
 }
 
 function* totalsOf(known: ReadonlyMap<string, Known>, ids: Iterable<string> | null): Generator<TokenUsage> {
