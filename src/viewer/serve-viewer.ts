@@ -16,6 +16,7 @@ import type { ComparisonView } from './compare-messages.js';
 import { comparisonView } from './comparison-view.js';
 import { isLoopback } from './loopback-host.js';
 import type { ViewerSignalTarget } from './signal-target.js';
+import { rowsMessage } from './rows-message.js';
 import { SseClients } from './sse-clients.js';
 import type { NodesMessage, SignalStatus, SnapshotMessage, StoredRun, ViewerMode } from './stream-messages.js';
 import { handleViewerRequest, type ViewerState } from './viewer-handler.js';
@@ -110,7 +111,9 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
     const waitSent = waitChanged;
     waitChanged = false;
     if (changes.upserted.length === 0 && changes.removed !== 'all' && changes.removed.length === 0 && touchedIds?.length === 0 && !waitSent) return;
-    clients.send(SseClients.message('nodes', { ...changes, mode, wait, signals: signals(), stored: stored(), touched: touchedIds } satisfies NodesMessage));
+    const { upserted, ...rest } = changes;
+    const fields = { ...rest, mode, wait, signals: signals(), stored: stored(), touched: touchedIds } satisfies Omit<NodesMessage, 'upserted'>;
+    clients.send(rowsMessage('nodes', fields, 'upserted' satisfies keyof NodesMessage, upserted));
   };
   const state: ViewerState = {
     model,
@@ -131,7 +134,9 @@ export async function serveViewer(options: ViewerOptions = {}): Promise<Viewer> 
       : null,
     snapshotMessage: () => {
       if (dirty) flush();
-      return SseClients.message('snapshot', { ...model.snapshot(), mode, wait, signals: signals(), stored: stored(), comparison } satisfies SnapshotMessage);
+      const { rows, ...rest } = model.snapshot();
+      const fields = { ...rest, mode, wait, signals: signals(), stored: stored(), comparison } satisfies Omit<SnapshotMessage, 'rows'>;
+      return rowsMessage('snapshot', fields, 'rows' satisfies keyof SnapshotMessage, rows);
     },
     flushIfDirty: () => {
       if (dirty) flush();

@@ -3,8 +3,6 @@ import type { ServerResponse } from 'node:http';
 /** Bytes a client may leave unread before it is dropped. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 
-const NEWLINE = 0x0a;
-
 /** What the stream carries: a message's bytes, or a comment as text. */
 export type SseMessage = Buffer | string;
 
@@ -37,24 +35,6 @@ export class SseClients {
     this.write(res, first);
     // Comments keep proxies and idle timeouts from closing a quiet stream.
     this.heartbeat ??= setInterval(() => this.send(': keep-alive\n\n'), 15_000).unref();
-  }
-
-  /**
-   * One SSE message: a named event with JSON data (one line: JSON escapes newlines), as bytes
-   * made once for every open page. The JSON is written into them as it is: joined to its frame
-   * as one string first, a batch of 1.5 MB was copied whole before each write, and encoded again
-   * for each page.
-   */
-  static message(event: string, data: unknown): SseMessage {
-    const json = JSON.stringify(data);
-    const head = `event: ${event}\ndata: `;
-    const size = Buffer.byteLength(json);
-    const bytes = Buffer.allocUnsafe(head.length + size + 2);
-    let at = bytes.write(head, 'latin1');
-    // As many bytes as characters: all ASCII, copied as they are; else encoded.
-    at += bytes.write(json, at, size, size === json.length ? 'latin1' : 'utf8');
-    bytes.fill(NEWLINE, at);
-    return bytes;
   }
 
   send(message: SseMessage): void {
