@@ -39,10 +39,8 @@ export class ViewerModel {
   private root: WorkflowNode | null = null;
   /** Each sent node's entry by id; null after a walk until something needs it (see `known`). */
   private index: Map<string, Known> | null = new Map();
-  /** The last walk's entries, parents first, while `index` is not made from them yet. */
-  private walked: Known[] = [];
-  /** Each of `walked`'s parent, by place (-1: the root): its `kids` are listed from these with the index. */
-  private walkedParents: number[] = [];
+  /** The last walk's nodes, rows and entries, parents first, while `index` is not made from them yet. */
+  private walked: Walk = emptyWalk();
   private dirty = new Set<WorkflowNode>();
   private dirtyIds = new Set<string>();
   private whole = true;
@@ -67,8 +65,7 @@ export class ViewerModel {
     // The next batch says "forget every row" rather than naming each one of the old tree.
     if (this.knownCount > 0) {
       this.index = new Map();
-      this.walked = [];
-      this.walkedParents = [];
+      this.walked = emptyWalk();
       this.forgotten = true;
     }
     this.invalidate();
@@ -83,25 +80,25 @@ export class ViewerModel {
   private get known(): Map<string, Known> {
     if (this.index !== null) return this.index;
     const index = new Map<string, Known>();
-    const walked = this.walked;
-    for (const entry of walked) {
-      index.set(entry.node.id, entry);
+    const { nodes, rows, entries, parents } = this.walked;
+    for (let i = 0; i < nodes.length; i += 1) {
+      const entry = entries[i] ?? leanEntry(nodes[i] as WorkflowNode, rows[i] as WireRow);
       entry.kids = null;
+      entries[i] = entry;
+      index.set(entry.node.id, entry);
     }
-    const parents = this.walkedParents;
-    for (let i = 0; i < walked.length; i += 1) {
+    for (let i = 0; i < nodes.length; i += 1) {
       const up = parents[i] as number;
-      if (up >= 0) ((walked[up] as Known).kids ??= []).push((walked[i] as Known).node.id);
+      if (up >= 0) ((entries[up] as Known).kids ??= []).push((nodes[i] as WorkflowNode).id);
     }
     this.index = index;
-    this.walked = [];
-    this.walkedParents = [];
+    this.walked = emptyWalk();
     return index;
   }
 
   /** How many rows were sent (without making the index). */
   private get knownCount(): number {
-    return this.index === null ? this.walked.length : this.index.size;
+    return this.index === null ? this.walked.nodes.length : this.index.size;
   }
 
   get rootNode(): WorkflowNode | null {
@@ -224,23 +221,27 @@ export class ViewerModel {
     const beforeCount = this.knownCount;
     // The last walk's entries, met again in the same order unless the tree lost nodes since: a
     // node added since comes between them, so one cursor finds every entry that is still there.
-    const sentInOrder = this.index === null ? this.walked : null;
+    const last = this.index === null ? this.walked : null;
     let cursor = 0;
     // Otherwise (batches since the walk joined entries out of order; children pruned since) the
     // entries not met yet, by node: a node new since has no identity hash yet, so missing it costs
     // next to nothing, where a look-up by id hashes each new node's id (most of a walk's time).
     let sentByNode: Map<WorkflowNode, Known> | null = null;
-    if (sentInOrder === null && beforeCount > 0) sentByNode = byNode(this.index?.values() ?? []);
-    const order: Known[] = [];
-    // Each entry's parent, by its place in `order` (-1: the root), for the totals below.
+    if (last === null && beforeCount > 0) sentByNode = byNode(this.index?.values() ?? []);
+    // What this walk leaves (see Walk): most nodes get a row and no entry object.
+    const nodes: WorkflowNode[] = [];
+    const rows: WireRow[] = [];
+    const entries: (Known | null)[] = [];
+    // Each entry's parent, by its place (-1: the root), for the totals below.
     const parentAt: number[] = [];
-    // The entries met again, by place in `order` (ascending), each with the row sent before (null:
-    // kept as sent). Only these: after a batch of a few rows, most of a walk met nothing.
+    // The entries met again, by place (ascending), each with the row sent before (null: kept as
+    // sent). Only these: after a batch of a few rows, most of a walk met nothing.
     const metAt: number[] = [];
     const metRow: (WireRow | null)[] = [];
     let seen = 0;
     // Whether any node has usage of its own: if none has, every total is undefined as built.
     let spent = false;
+    const timeBase = this.timeBase;
     if (this.root !== null) {
       // Depth first, parents before children and siblings in order, as walkTree goes.
       const stack: WorkflowNode[] = [this.root];
@@ -248,23 +249,46 @@ export class ViewerModel {
       while (stack.length > 0) {
         const node = stack.pop() as WorkflowNode;
         const up = stackParent.pop() as number;
-        let sent = sentByNode?.get(node);
-        if (sentByNode === null && sentInOrder !== null && sentInOrder[cursor]?.node === node) {
-          sent = sentInOrder[cursor] as Known;
+        // The entry sent for this node (null: sent without one), and its row.
+        let sent: Known | null | undefined;
+        let sentRow: WireRow | undefined;
+        if (sentByNode !== null) {
+          sent = sentByNode.get(node);
+          sentRow = sent?.row;
+        } else if (last !== null && last.nodes[cursor] === node) {
+          sent = last.entries[cursor] ?? null;
+          sentRow = last.rows[cursor];
           cursor += 1;
           // Its children were pruned since: the entries after it are looked up by node from here on.
-          if (node.dropped.children !== sent.droppedChildren) sentByNode = byNode(sentInOrder.slice(cursor));
+          if (node.dropped.children !== (sent?.droppedChildren ?? 0)) sentByNode = byNode(entriesFrom(last, cursor));
         }
-        if (sent !== undefined) seen += 1;
-        const keep = sent !== undefined && stillShows(sent, this.timeBase);
-        const entry = keep ? renew(sent as Known) : newKnown(node, this.timeBase);
-        if (entry.own !== undefined) spent = true;
-        const at = order.length;
-        order.push(entry);
+        let entry: Known | null;
+        let row: WireRow;
+        let keep = false;
+        if (sentRow !== undefined) {
+          seen += 1;
+          keep = sent === null || sent === undefined ? showsLean(node, sentRow, timeBase) : stillShows(sent, timeBase);
+        }
+        if (keep) {
+          entry = sent === null || sent === undefined ? null : renew(sent);
+          row = sentRow as WireRow;
+        } else {
+          const dropped = node.dropped;
+          const usage = node.usage;
+          const own = ownPart(usage, dropped);
+          row = wireRow(node, own, timeBase, dropped);
+          // Each field of the node read once: at a run's end the nodes are cold, and a read costs.
+          entry = usage === null && own === undefined && dropped.children === 0 ? null : { node, row, parentId: row[1], usage, own, total: own, droppedChildren: dropped.children, kids: null };
+        }
+        if (entry !== null && entry.own !== undefined) spent = true;
+        const at = nodes.length;
+        nodes.push(node);
+        rows.push(row);
+        entries.push(entry);
         parentAt.push(up);
-        if (sent !== undefined) {
+        if (sentRow !== undefined) {
           metAt.push(at);
-          metRow.push(keep ? null : sent.row);
+          metRow.push(keep ? null : sentRow);
         }
         const children = node.children;
         for (let i = children.length - 1; i >= 0; i -= 1) {
@@ -279,40 +303,47 @@ export class ViewerModel {
     const foundAt: number[] = [];
     const foundRow: WireRow[] = [];
     if (before !== null) {
-      for (let i = 0, m = 0; i < order.length; i += 1) {
+      for (let i = 0, m = 0; i < nodes.length; i += 1) {
         if (m < metAt.length && metAt[m] === i) {
           m += 1;
           continue;
         }
-        const other = before.get((order[i] as Known).node.id);
+        const other = before.get((nodes[i] as WorkflowNode).id);
         if (other === undefined) continue;
         seen += 1;
         foundAt.push(i);
         foundRow.push(other.row);
       }
     }
-    if (spent) sumTotals(order, parentAt);
+    if (spent) {
+      // Subtree totals go on entries: every node gets one.
+      for (let i = 0; i < nodes.length; i += 1) entries[i] ??= leanEntry(nodes[i] as WorkflowNode, rows[i] as WireRow);
+      sumTotals(entries as Known[], parentAt);
+    }
     const upserted: WireRow[] = [];
-    for (let i = 0, m = 0, f = 0; i < order.length; i += 1) {
-      const entry = order[i] as Known;
+    for (let i = 0, m = 0, f = 0; i < nodes.length; i += 1) {
+      const entry = entries[i] as Known | null;
       // The row sent before: undefined if none, null if the entry was kept as sent.
       let sent: WireRow | null | undefined;
       if (m < metAt.length && metAt[m] === i) sent = metRow[m++];
       else if (f < foundAt.length && foundAt[f] === i) sent = foundRow[f++];
       if (sent === null) {
-        // Its row as sent shows all but the subtree's usage, summed again above.
-        if (showsUsage(entry.row, entry.total)) continue;
-        entry.row = wireRow(entry.node, entry.total, this.timeBase);
+        // Its row as sent shows all but the subtree's usage, summed again above (none, without an entry).
+        if (entry === null || showsUsage(entry.row, entry.total)) continue;
+        entry.row = wireRow(entry.node, entry.total, timeBase);
+        rows[i] = entry.row;
         upserted.push(entry.row);
         continue;
       }
-      if (entry.total !== entry.own) entry.row = wireRow(entry.node, entry.total, this.timeBase);
-      if (sent !== undefined && sameRow(sent, entry.row)) entry.row = sent;
-      else upserted.push(entry.row);
+      let row = rows[i] as WireRow;
+      if (entry !== null && entry.total !== entry.own) row = entry.row = wireRow(entry.node, entry.total, timeBase);
+      if (sent !== undefined && sameRow(sent, row)) row = sent;
+      else upserted.push(row);
+      rows[i] = row;
+      if (entry !== null) entry.row = row;
     }
     this.index = null;
-    this.walked = order;
-    this.walkedParents = parentAt;
+    this.walked = { nodes, rows, entries, parents: parentAt };
     // Every row sent before was met again: nothing to look up to find what went.
     const removed: TreeChanges['removed'] = this.forgotten ? 'all' : before === null || seen === before.size ? [] : [...before.keys()].filter((id) => !this.known.has(id));
     this.forgotten = false;
@@ -434,6 +465,42 @@ function byNode(entries: Iterable<Known>): Map<WorkflowNode, Known> {
   const map = new Map<WorkflowNode, Known>();
   for (const entry of entries) map.set(entry.node, entry);
   return map;
+}
+
+/**
+ * A walk's result, parents first. Most nodes (a step with no usage and nothing pruned) are their
+ * node and row alone: an entry object for each of 20,000 nodes was a quarter of a run's last walk
+ * and slowed the JSON after it (rows spread among them). Entries are made for them with the index.
+ */
+interface Walk {
+  readonly nodes: WorkflowNode[];
+  readonly rows: WireRow[];
+  /** null: the node had no usage, pruned nothing and its subtree spent nothing (see `leanEntry`). */
+  readonly entries: (Known | null)[];
+  /** Each node's parent, by place (-1: the root). */
+  readonly parents: number[];
+}
+
+function emptyWalk(): Walk {
+  return { nodes: [], rows: [], entries: [], parents: [] };
+}
+
+/** The entry of a node a walk left without one: what `newKnown` would have made of it then. */
+function leanEntry(node: WorkflowNode, row: WireRow): Known {
+  return { node, row, parentId: row[1], usage: null, own: undefined, total: undefined, droppedChildren: 0, kids: null };
+}
+
+/** The entries of `walk` from place `from` on, made where the walk left none. */
+function entriesFrom(walk: Walk, from: number): Known[] {
+  const out: Known[] = [];
+  for (let i = from; i < walk.nodes.length; i += 1) out.push(walk.entries[i] ?? leanEntry(walk.nodes[i] as WorkflowNode, walk.rows[i] as WireRow));
+  return out;
+}
+
+/** `stillShows` for a node sent without an entry: still no usage, nothing pruned, the same row. */
+function showsLean(node: WorkflowNode, row: WireRow, timeBase: number): boolean {
+  const dropped = node.dropped;
+  return node.usage === null && dropped.usage === undefined && dropped.children === 0 && rowShows(row, node, timeBase, dropped);
 }
 
 /** Whether a sent entry's row and own usage still hold for its node (which may have new children). */

@@ -140,6 +140,16 @@ describe('a refresh that walks the whole tree after an earlier batch', () => {
     expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
   });
 
+  it('after a walk with no batch between, sends a node that spent since, and its ancestors, with the usage', () => {
+    const { steps, model, page } = walkedGroups();
+    (steps[3] as FakeNode).usage = usage(2);
+    model.invalidate();
+    const next = model.refresh();
+    apply(page, next);
+    expect(next.upserted.map((row) => `${row[0]}:${row[10]?.inputTokens}`)).toEqual(['root:2', 'g0:2', 's0.3:2']);
+    expect(page).toEqual(new Map(model.snapshot().rows.map((row) => [row[0], row])));
+  });
+
   it('after a walk with no batch between, sends a moved node again and finds a replaced one by id', () => {
     const { groups, steps, model, page } = walkedGroups();
     const [g0, , g2] = groups as [FakeNode, FakeNode, FakeNode];
