@@ -1,31 +1,16 @@
 import type { WorkflowNode } from '../types/node.js';
 import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
-import { rowShows, sameRow, showsUsage, wireRow } from './node-row.js';
+import { sameRow, showsUsage, wireRow } from './node-row.js';
+import { byNode, dropKid, leanEntry, newKnown, renew, showsLean, stillShows, type Known } from './known-entry.js';
+import { emptyWalk, entriesFrom, sumTotals, type Walk } from './walk-list.js';
 import type { WireRow } from './wire-row.js';
-import { addUsage, sameUsage, ZERO_USAGE } from '../util/usage.js';
+import { sameUsage } from '../util/usage.js';
 import { ownPart, ownUsage, subtreeUsage } from './subtree-usage.js';
 import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 
 /** A refresh walks the whole tree when more than 1 node in this many changed. */
 const WALK_WHEN_CHANGED = 3;
-
-/** One node as last sent: its row, its part of the usage rollup and the children sent under it. */
-interface Known {
-  readonly node: WorkflowNode;
-  row: WireRow;
-  parentId: string | null;
-  /** `node.usage` when `own` was computed: a new object means new own usage. */
-  usage: TokenUsage | null;
-  own: TokenUsage | undefined;
-  total: TokenUsage | undefined;
-  droppedChildren: number;
-  /**
-   * Allocated with the first child: most nodes are leaves. A list, not a set: a walk adds every
-   * node once, and a removal (retention, a moved prompt) is rare beside it.
-   */
-  kids: string[] | null;
-}
 
 /**
  * The server's picture of the viewed tree, kept up to date in proportion to what changed: the
@@ -435,111 +420,9 @@ export class ViewerModel {
   }
 }
 
-/**
- * Each entry's subtree usage, from `order` (parents before children, as a walk met them) and each
- * entry's parent by place (-1: the root). Children come after their parents, so a reverse pass
- * has every child's total before its parent's. A subtree is a run of `size` entries, so a parent
- * finds its children, in order (the sum's order: costs are floats), by skipping each child's subtree.
- */
-function sumTotals(order: readonly Known[], parentAt: readonly number[]): void {
-  const size = new Array<number>(order.length).fill(1);
-  const spentBelow = new Array<boolean>(order.length).fill(false);
-  for (let i = order.length - 1; i >= 0; i -= 1) {
-    const entry = order[i] as Known;
-    if (spentBelow[i] === true) {
-      let total = entry.own;
-      for (let child = i + 1, end = i + (size[i] as number); child < end; child += size[child] as number) {
-        const sub = (order[child] as Known).total;
-        if (sub !== undefined) total = addUsage(total ?? ZERO_USAGE, sub);
-      }
-      entry.total = total;
-    }
-    const up = parentAt[i] as number;
-    if (up < 0) continue;
-    size[up] = (size[up] as number) + (size[i] as number);
-    if (entry.total !== undefined) spentBelow[up] = true;
-  }
-}
-
-function byNode(entries: Iterable<Known>): Map<WorkflowNode, Known> {
-  const map = new Map<WorkflowNode, Known>();
-  for (const entry of entries) map.set(entry.node, entry);
-  return map;
-}
-
-/**
- * A walk's result, parents first. Most nodes (a step with no usage and nothing pruned) are their
- * node and row alone: an entry object for each of 20,000 nodes was a quarter of a run's last walk
- * and slowed the JSON after it (rows spread among them). Entries are made for them with the index.
- */
-interface Walk {
-  readonly nodes: WorkflowNode[];
-  readonly rows: WireRow[];
-  /** null: the node had no usage, pruned nothing and its subtree spent nothing (see `leanEntry`). */
-  readonly entries: (Known | null)[];
-  /** Each node's parent, by place (-1: the root). */
-  readonly parents: number[];
-}
-
-function emptyWalk(): Walk {
-  return { nodes: [], rows: [], entries: [], parents: [] };
-}
-
-/** The entry of a node a walk left without one: what `newKnown` would have made of it then. */
-function leanEntry(node: WorkflowNode, row: WireRow): Known {
-  return { node, row, parentId: row[1], usage: null, own: undefined, total: undefined, droppedChildren: 0, kids: null };
-}
-
-/** The entries of `walk` from place `from` on, made where the walk left none. */
-function entriesFrom(walk: Walk, from: number): Known[] {
-  const out: Known[] = [];
-  for (let i = from; i < walk.nodes.length; i += 1) out.push(walk.entries[i] ?? leanEntry(walk.nodes[i] as WorkflowNode, walk.rows[i] as WireRow));
-  return out;
-}
-
-/** `stillShows` for a node sent without an entry: still no usage, nothing pruned, the same row. */
-function showsLean(node: WorkflowNode, row: WireRow, timeBase: number): boolean {
-  const dropped = node.dropped;
-  return node.usage === null && dropped.usage === undefined && dropped.children === 0 && rowShows(row, node, timeBase, dropped);
-}
-
-/** Whether a sent entry's row and own usage still hold for its node (which may have new children). */
-function stillShows(sent: Known, timeBase: number): boolean {
-  const node = sent.node;
-  const dropped = node.dropped;
-  // Pruned children's usage is summed into a new object on each look: such a node is built again.
-  if (dropped.usage !== undefined || node.usage !== sent.usage || dropped.children !== sent.droppedChildren) return false;
-  return rowShows(sent.row, node, timeBase, dropped);
-}
-
-/** A kept entry made ready for a walk: its children are listed again, its total summed again. */
-function renew(sent: Known): Known {
-  sent.kids = null;
-  sent.total = sent.own;
-  sent.parentId = sent.row[1];
-  return sent;
-}
-
-/** Takes `id` off the children listed under `parent`. */
-function dropKid(parent: Known | undefined, id: string): void {
-  const kids = parent?.kids;
-  if (kids === null || kids === undefined) return;
-  const at = kids.indexOf(id);
-  if (at >= 0) kids.splice(at, 1);
-}
-
 /** Whether a refresh after `changed` changes among `known` rows walks the whole tree. */
 function walks(changed: number, known: number): boolean {
   return changed * WALK_WHEN_CHANGED > known;
-}
-
-function newKnown(node: WorkflowNode, timeBase: number): Known {
-  // Each field of the node read once: at a run's end the nodes are cold, and a read costs.
-  const dropped = node.dropped;
-  const usage = node.usage;
-  const own = ownPart(usage, dropped);
-  const row = wireRow(node, own, timeBase, dropped);
-  return { node, row, parentId: row[1], usage, own, total: own, droppedChildren: dropped.children, kids: null };
 }
 
 function* totalsOf(known: ReadonlyMap<string, Known>, ids: Iterable<string> | null): Generator<TokenUsage> {
