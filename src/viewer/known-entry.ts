@@ -23,12 +23,26 @@ export interface Known {
 
 /** A node's entry as a walk or a batch first meets it. */
 export function newKnown(node: WorkflowNode, timeBase: number): Known {
+  const made = entryOrRow(node, timeBase);
+  return isRow(made) ? leanEntry(node, made) : made;
+}
+
+/**
+ * What a walk keeps of a node it builds again: its entry, or its row alone when the entry would
+ * say nothing more (no usage, nothing pruned), as most nodes are: no object per step at a run's end.
+ */
+export function entryOrRow(node: WorkflowNode, timeBase: number): Known | WireRow {
   // Each field of the node read once: at a run's end the nodes are cold, and a read costs.
   const dropped = node.dropped;
   const usage = node.usage;
   const own = ownPart(usage, dropped);
   const row = wireRow(node, own, timeBase, dropped);
+  if (usage === null && own === undefined && dropped.children === 0) return row;
   return { node, row, parentId: row[1], usage, own, total: own, droppedChildren: dropped.children, kids: null };
+}
+
+export function isRow(made: Known | WireRow): made is WireRow {
+  return Array.isArray(made);
 }
 
 /** The entry of a node a walk left without one: what `newKnown` would have made of it then. */

@@ -2,11 +2,11 @@ import type { WorkflowNode } from '../types/node.js';
 import type { TokenUsage } from '../types/usage.js';
 import { walkTree } from '../util/tree-walk.js';
 import { sameRow, showsUsage, wireRow } from './node-row.js';
-import { byNode, dropKid, leanEntry, newKnown, renew, showsLean, stillShows, type Known } from './known-entry.js';
+import { byNode, dropKid, entryOrRow, isRow, leanEntry, newKnown, renew, showsLean, stillShows, type Known } from './known-entry.js';
 import { emptyWalk, entriesFrom, sumTotals, type Walk } from './walk-list.js';
 import type { WireRow } from './wire-row.js';
 import { sameUsage } from '../util/usage.js';
-import { ownPart, ownUsage, subtreeUsage } from './subtree-usage.js';
+import { ownUsage, subtreeUsage } from './subtree-usage.js';
 import type { TreeChanges, TreeSnapshot } from './stream-messages.js';
 
 /** A refresh walks the whole tree when more than 1 node in this many changed. */
@@ -36,7 +36,7 @@ export class ViewerModel {
    * was shown), fixed while its rows are kept. Counted from the viewer's own start, a row's start
    * outgrew a small integer after about half an hour (a boxed number per row, slower to print).
    */
-  private base = Math.floor(Date.now());
+  private base = Date.now();
 
   get timeBase(): number {
     return this.base;
@@ -258,12 +258,14 @@ export class ViewerModel {
           entry = sent === null || sent === undefined ? null : renew(sent);
           row = sentRow as WireRow;
         } else {
-          const dropped = node.dropped;
-          const usage = node.usage;
-          const own = ownPart(usage, dropped);
-          row = wireRow(node, own, timeBase, dropped);
-          // Each field of the node read once: at a run's end the nodes are cold, and a read costs.
-          entry = usage === null && own === undefined && dropped.children === 0 ? null : { node, row, parentId: row[1], usage, own, total: own, droppedChildren: dropped.children, kids: null };
+          const made = entryOrRow(node, timeBase);
+          if (isRow(made)) {
+            entry = null;
+            row = made;
+          } else {
+            entry = made;
+            row = made.row;
+          }
         }
         if (entry !== null && entry.own !== undefined) spent = true;
         const at = nodes.length;
