@@ -135,6 +135,12 @@ export class ViewerModel {
       const known = this.known.get(id);
       if (known !== undefined) dirty.add(known.node);
     }
+    // A node object that took over a sent node's id (a live tree never does this; ids are made
+    // once) is left to a walk, which finds it by id, before anything here changes.
+    for (const node of dirty) {
+      const known = this.known.get(node.id);
+      if (known !== undefined && known.node !== node) return this.rebuild();
+    }
     this.dirty = new Set();
     this.dirtyIds.clear();
     const parents = new Set<Known>();
@@ -142,8 +148,8 @@ export class ViewerModel {
     const fresh = new Set<Known>();
     for (const node of dirty) {
       let known = this.known.get(node.id);
-      if (known === undefined || known.node !== node) {
-        this.adopt(node, upserted, spent, fresh);
+      if (known === undefined) {
+        this.adopt(node, upserted, changed, spent, removed, fresh);
         known = this.known.get(node.id);
         if (known === undefined) continue;
       }
@@ -154,7 +160,16 @@ export class ViewerModel {
         known.own = ownUsage(node);
         spent.add(known);
       }
-      if (known.kids !== null) parents.add(known);
+      if (!this.place(known, changed, spent, removed)) continue;
+      // A child can arrive without an event of its own: a replaced agent call is hung beneath the
+      // call that replaced it, and only the new call reports it.
+      for (const child of node.children) {
+        const kid = this.known.get(child.id);
+        if (kid === undefined) this.adopt(child, upserted, changed, spent, removed, fresh);
+        else if (kid.node === child) this.place(kid, changed, spent, removed);
+      }
+      // Its own pruned children too: one may have been moved in and pruned since anyone looked.
+      parents.add(known);
       const parent = known.parentId === null ? undefined : this.known.get(known.parentId);
       if (parent !== undefined) parents.add(parent);
     }
@@ -337,14 +352,64 @@ export class ViewerModel {
     return { rootId: this.root?.id ?? null, timeBase: this.timeBase, upserted, removed };
   }
 
-  /** A node not seen yet: its highest unseen ancestor's subtree joins (nothing outside the viewed tree does). */
-  private adopt(node: WorkflowNode, upserted: WireRow[], spent: Set<Known>, fresh: Set<Known>): void {
+  /**
+   * Whether `node` is in the viewed tree: it and each ancestor up to the first one sent are among
+   * their parents' children (looked for from the end, where new children are).
+   */
+  private attached(node: WorkflowNode): boolean {
+    for (let at = node; ; ) {
+      const parent = at.parent;
+      if (parent === null) return at === this.root;
+      if (parent.children.lastIndexOf(at) < 0) return false;
+      if (this.known.has(parent.id)) return true;
+      at = parent;
+    }
+  }
+
+  /**
+   * A node not seen yet: its highest unseen ancestor's subtree joins (nothing outside the viewed
+   * tree does). A node already sent that is now inside that subtree moved there.
+   */
+  private adopt(node: WorkflowNode, upserted: WireRow[], changed: Set<Known>, spent: Set<Known>, removed: string[], fresh: Set<Known>): void {
     let top = node;
     while (top.parent !== null && !this.known.has(top.parent.id)) top = top.parent;
-    if (top.parent === null && top !== this.root) return;
+    // Outside the viewed tree, or pruned before anyone looked (a step that started and was pruned
+    // within one batch): it never joins.
+    if (!this.attached(top)) return;
     // Most new nodes are leaves (a step just started): no walk for them.
-    if (top.children.length === 0) this.join(top, upserted, spent, fresh);
-    else for (const added of walkTree<WorkflowNode>(top)) if (!this.known.has(added.id)) this.join(added, upserted, spent, fresh);
+    if (top.children.length === 0) {
+      this.join(top, upserted, spent, fresh);
+      return;
+    }
+    for (const added of walkTree<WorkflowNode>(top)) {
+      const known = this.known.get(added.id);
+      if (known === undefined) this.join(added, upserted, spent, fresh);
+      else if (known.node === added) this.place(known, changed, spent, removed);
+    }
+  }
+
+  /**
+   * A sent node whose parent is not the one it was sent under moved (a replaced agent call hangs
+   * beneath its replacement): it is listed under its new parent, its row goes again, and what its
+   * subtree spent is summed again up both the old and the new ancestors.
+   */
+  private place(known: Known, changed: Set<Known>, spent: Set<Known>, removed: string[]): boolean {
+    const parent = known.node.parent;
+    if ((parent?.id ?? null) === known.parentId) return true;
+    const from = known.parentId === null ? undefined : this.known.get(known.parentId);
+    if (!this.attached(known.node)) {
+      // Moved, then pruned (or under a node pruned) before anyone looked: it is gone (false).
+      if (from !== undefined && known.total !== undefined) spent.add(from);
+      this.forget(known.node.id, removed);
+      return false;
+    }
+    this.reparent(known);
+    changed.add(known);
+    if (known.total !== undefined) {
+      if (from !== undefined) spent.add(from);
+      spent.add(known);
+    }
+    return true;
   }
 
   private join(added: WorkflowNode, upserted: WireRow[], spent: Set<Known>, fresh: Set<Known>): void {
@@ -355,6 +420,13 @@ export class ViewerModel {
     upserted.push(entry.row);
     fresh.add(entry);
     if (entry.own !== undefined) spent.add(entry);
+    // A child sent before that was placed under this node earlier in the batch, while it was unknown.
+    for (const child of added.children) {
+      const kid = this.known.get(child.id);
+      if (kid === undefined || kid.parentId !== added.id) continue;
+      (entry.kids ??= []).push(child.id);
+      if (kid.total !== undefined) spent.add(entry);
+    }
   }
 
   /** Retention pruned children of `known` since the last look: their rows (and subtrees) go. */

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createWorkflow, exportRun } from 'groundswell';
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, exportRun } from 'groundswell';
+import { json, ScriptedModel } from 'groundswell/testing';
 import { serveViewer, type NodeRow, type Viewer } from 'groundswell/viewer';
 import type { WorkflowEvent } from '../../src/types/events.js';
 import type { WorkflowNode } from '../../src/types/node.js';
@@ -123,6 +125,94 @@ describe('viewer batches', () => {
     expect(top?.usage?.inputTokens).toBeGreaterThan(0);
     watching.drop();
     fresh.drop();
+  });
+
+  it("show a replaced agent call beneath the call that replaced it, with its tokens in that call's total, as a page opened later does", async () => {
+    const Title = z.object({ title: z.string() });
+    const model = new ScriptedModel([json({ title: 'Ok' }), json({ title: 'Tides of the North Sea' })]);
+    const agent = createAgent({ name: 'writer', client: model.client() });
+    viewer = await serveViewer({ batchMs: 10 });
+    const drafted = deferred<void>();
+    const go = deferred<void>();
+    const titles = createWorkflow({ name: 'titles' }, async (ctx) => {
+      // Enough steps before it that later batches look at the changed nodes alone, not walk the tree.
+      for (let i = 0; i < 30; i += 1) await ctx.step(`s${i}`, () => i);
+      await ctx.step('draft', () => agent.prompt(createPrompt({ name: 'draft', user: 'Write a title.', responseFormat: Title })));
+      drafted.resolve();
+      await go.promise;
+      // Only the new call reports the move: the old call's node has no event of its own.
+      await ctx.step('improve', () => ctx.replaceLastPromptResult(createPrompt({ name: 'better', user: 'Longer.', responseFormat: Title }), agent));
+    });
+    viewer.attach(titles);
+    const watching = await openEvents(viewer.url);
+    await watching.next((m) => m.event === 'snapshot');
+    const running = titles.run();
+    await drafted.promise;
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'writer: draft' && r.status === 'completed'));
+    go.resolve();
+    await running;
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'titles' && r.status === 'completed'));
+    const rows = pageRows(watching);
+    const named = (name: string): NodeRow | undefined => [...rows.values()].find((r) => r.name === name);
+    const better = named('writer: better');
+    const draft = named('writer: draft');
+    expect(draft?.parentId).toBe(better?.id);
+    expect(better?.usage?.inputTokens).toBe(2 * (draft?.usage?.inputTokens ?? Number.NaN));
+    // The same rows a page gets from a viewer that first sees the finished run.
+    const later = await serveViewer();
+    try {
+      later.attach(titles);
+      const opened = await openEvents(later.url);
+      await opened.next((m) => m.event === 'snapshot');
+      expect(rows).toEqual(pageRows(opened));
+      opened.drop();
+    } finally {
+      await later.close();
+    }
+    watching.drop();
+  });
+
+  it('never show a step that started and was pruned between two batches', async () => {
+    viewer = await serveViewer({ batchMs: 10 });
+    const sent = deferred<void>();
+    const go = deferred<void>();
+    const run = createWorkflow({ name: 'long' }, async (ctx) => {
+      // A tree large enough that the next batch looks at the new nodes alone.
+      for (let i = 0; i < 300; i += 1) await ctx.step(`early ${i}`, () => i);
+      sent.resolve();
+      await go.promise;
+      // Within one batch: a new workflow whose retention drops most of its steps as they finish.
+      await ctx.spawnWorkflow(
+        createWorkflow({ name: 'pruning', retention: { maxChildrenPerNode: 5 } }, async (child) => {
+          for (let i = 0; i < 40; i += 1) await child.step(`late ${i}`, () => i);
+        }),
+      );
+    });
+    viewer.attach(run);
+    const watching = await openEvents(viewer.url);
+    await watching.next((m) => m.event === 'snapshot');
+    const running = run.run();
+    await sent.promise;
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'early 299' && r.status === 'completed'));
+    go.resolve();
+    await running;
+    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'long' && r.status === 'completed'));
+    const rows = pageRows(watching);
+    const late = [...rows.values()].filter((r) => r.name.startsWith('late ')).map((r) => r.name);
+    const pruning = [...rows.values()].find((r) => r.name === 'pruning');
+    expect(late.length).toBeLessThan(40);
+    const later = await serveViewer();
+    try {
+      later.attach(run);
+      const opened = await openEvents(later.url);
+      await opened.next((m) => m.event === 'snapshot');
+      expect(rows).toEqual(pageRows(opened));
+      expect(pruning?.parentId).toBe(run.node.id);
+      opened.drop();
+    } finally {
+      await later.close();
+    }
+    watching.drop();
   });
 
   it('start a watching page afresh when another run is attached: none of the old rows stay', async () => {
