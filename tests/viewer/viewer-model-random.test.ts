@@ -81,11 +81,17 @@ function expectedRows(root: FakeNode, timeBase: number): WireRow[] {
   return [...walkTree<FakeNode>(root)].map((node) => wireRow(node, total(node), timeBase));
 }
 
-/** Applies a batch as the page does: removals first. */
-function apply(page: Map<string, WireRow>, changes: TreeChanges): void {
+/**
+ * Applies a batch as the page does: removals first, then each row in order. The page lists a row
+ * under its parent as it arrives, so a parent must be there already (held, or earlier in the batch).
+ */
+function apply(page: Map<string, WireRow>, changes: TreeChanges, context: string): void {
   if (changes.removed === 'all') page.clear();
   else for (const id of changes.removed) page.delete(id);
-  for (const row of changes.upserted) page.set(row[0], row);
+  for (const row of changes.upserted) {
+    if (row[1] !== null) expect(page.has(row[1]), `${context}: ${row[0]} came before its parent ${row[1]}`).toBe(true);
+    page.set(row[0], row);
+  }
 }
 
 const STATUSES: readonly WorkflowStatus[] = ['running', 'completed', 'failed', 'cancelled'];
@@ -106,9 +112,9 @@ function life(seed: number, batches: number): void {
   model.setRoot(root);
   const page = new Map<string, WireRow>();
   const check = (batch: number, changes: TreeChanges, what: string[]): void => {
-    apply(page, changes);
-    const rows = expectedRows(root, model.timeBase);
     const context = `seed ${seed}, batch ${batch}: ${what.join(', ')}`;
+    apply(page, changes, context);
+    const rows = expectedRows(root, model.timeBase);
     expect(new Map(page), context).toEqual(new Map(rows.map((row) => [row[0], row])));
     // Every id still in the tree has one row, and nothing else has.
     expect(page.size, context).toBe(rows.length);
