@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { otelObserver } from 'groundswell/otel';
+import type { WorkflowNode } from 'groundswell';
+import { randomRun } from '../support/random-run.js';
+import { memoryTracing, parentOf, sumAttribute } from './span-helpers.js';
+
+/**
+ * Random run shapes (steps, agent calls in and out of steps, child workflows, fan-outs, caught
+ * failures) under small retention: every node that ever started gets exactly one span, every
+ * span ends, a kept node's span hangs under its parent's, and the chat spans carry every token
+ * the model reported, pruned nodes' included.
+ */
+
+function* walk(root: WorkflowNode): Generator<WorkflowNode> {
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as WorkflowNode;
+    yield node;
+    stack.push(...node.children);
+  }
+}
+
+async function life(seed: number): Promise<void> {
+  const { run, handedOut } = randomRun(seed);
+  const tracing = memoryTracing();
+  const started = new Set<string>();
+  run.addObserver({ onEvent: (event) => started.add(event.nodeId) });
+  const observer = await otelObserver({ tracerProvider: tracing.provider });
+  run.addObserver(observer);
+  await run.run();
+
+  const context = `seed ${seed}`;
+  const spans = tracing.spans();
+  expect(observer.openSpans, context).toBe(0);
+  const nodeSpans = spans.filter((span) => span.attributes['gen_ai.operation.name'] !== 'chat');
+  const ids = nodeSpans.map((span) => String(span.attributes['groundswell.node.id']));
+  expect(new Set(ids).size, `${context}: one span per node`).toBe(ids.length);
+  expect(new Set(ids), `${context}: a span for every node that started`).toEqual(started);
+  const byNode = new Map(nodeSpans.map((span) => [span.attributes['groundswell.node.id'], span]));
+  for (const node of walk(run.node)) {
+    const span = byNode.get(node.id);
+    expect(parentOf(span as never, spans)?.attributes['groundswell.node.id'], `${context}: parent of ${node.name}`).toBe(node.parent?.id);
+  }
+  const chats = spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'chat');
+  expect(chats, context).toHaveLength(handedOut.answers);
+  expect(sumAttribute(chats, 'gen_ai.usage.input_tokens'), context).toBe(handedOut.input + handedOut.cached);
+  expect(sumAttribute(chats, 'gen_ai.usage.output_tokens'), context).toBe(handedOut.output);
+  expect(sumAttribute(chats, 'gen_ai.usage.cache_read.input_tokens'), context).toBe(handedOut.cached);
+}
+
+// 100 runs take about a second here.
+describe('groundswell/otel on random runs', () => {
+  it('gives every node one ended span under its parent and every token to the chat spans', { timeout: 120_000 }, async () => {
+    for (let seed = 1; seed <= 100; seed += 1) await life(seed);
+  });
+});

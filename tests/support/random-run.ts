@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { createAgent, createPrompt, createWorkflow, type Agent, type Workflow, type WorkflowContext } from 'groundswell';
+import { json, ScriptedModel } from 'groundswell/testing';
+
+/** A small seeded generator (mulberry32): a failing seed replays the same run. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Action =
+  | { readonly kind: 'step' | 'call' | 'stepCall' | 'fail' | 'log' }
+  | { readonly kind: 'child' | 'all' | 'stepChild'; readonly actions: readonly Action[] };
+
+function program(next: () => number, depth: number): Action[] {
+  const actions: Action[] = [];
+  const length = 1 + Math.floor(next() * 7);
+  for (let i = 0; i < length; i += 1) {
+    const roll = next();
+    if (roll < 0.2) actions.push({ kind: 'step' });
+    else if (roll < 0.35) actions.push({ kind: 'call' });
+    else if (roll < 0.5) actions.push({ kind: 'stepCall' });
+    else if (roll < 0.57) actions.push({ kind: 'fail' });
+    else if (roll < 0.64) actions.push({ kind: 'log' });
+    else if (depth < 3 && roll < 0.78) actions.push({ kind: 'child', actions: program(next, depth + 1) });
+    else if (depth < 3 && roll < 0.86) actions.push({ kind: 'stepChild', actions: program(next, depth + 1) });
+    else if (depth < 3) actions.push({ kind: 'all', actions: program(next, depth + 1) });
+    else actions.push({ kind: 'stepCall' });
+  }
+  return actions;
+}
+
+const Answer = z.object({ ok: z.boolean() });
+const ask = createPrompt({ name: 'ask', user: 'Anything.', responseFormat: Answer });
+
+async function perform(ctx: WorkflowContext, agent: Agent, action: Action, at: string): Promise<void> {
+  switch (action.kind) {
+    case 'step':
+      await ctx.step(`step ${at}`, () => at);
+      return;
+    case 'call':
+      await agent.prompt(ask);
+      return;
+    case 'stepCall':
+      await ctx.step(`call ${at}`, () => agent.prompt(ask));
+      return;
+    case 'fail':
+      await ctx.step(`fail ${at}`, () => Promise.reject(new Error(`failed at ${at}`))).catch(() => undefined);
+      return;
+    case 'log':
+      ctx.logger.info(`log at ${at}`);
+      return;
+    case 'child':
+      await ctx.spawnWorkflow(createWorkflow({ name: `child ${at}` }, (child) => performAll(child, agent, action.actions, at)));
+      return;
+    case 'stepChild':
+      await ctx.step(`spawn ${at}`, () => ctx.spawnWorkflow(createWorkflow({ name: `child ${at}` }, (child) => performAll(child, agent, action.actions, at))));
+      return;
+    case 'all':
+      await Promise.all(action.actions.map((each, i) => perform(ctx, agent, each, `${at}.${i}`)));
+      return;
+  }
+}
+
+async function performAll(ctx: WorkflowContext, agent: Agent, actions: readonly Action[], at: string): Promise<void> {
+  for (let i = 0; i < actions.length; i += 1) await perform(ctx, agent, actions[i] as Action, `${at}.${i}`);
+}
+
+/** Tokens handed out by the model so far: input, output and cache reads, and how many answers. */
+export interface HandedOut {
+  input: number;
+  output: number;
+  cached: number;
+  answers: number;
+}
+
+/**
+ * A run of random shape from `seed` (steps, agent calls in and out of steps, child workflows,
+ * fan-outs, caught failures, logs) under small random retention, not started. Each of the model's
+ * answers carries random usage, added to `handedOut` as it is given.
+ */
+export function randomRun(seed: number): { run: Workflow<void>; handedOut: HandedOut; retention: object } {
+  const next = seeded(seed);
+  const handedOut: HandedOut = { input: 0, output: 0, cached: 0, answers: 0 };
+  const model = new ScriptedModel(() => {
+    const input = 1 + Math.floor(next() * 50);
+    const output = Math.floor(next() * 20);
+    const cached = next() < 0.3 ? Math.floor(next() * 9) : 0;
+    handedOut.input += input;
+    handedOut.output += output;
+    handedOut.cached += cached;
+    handedOut.answers += 1;
+    return json({ ok: true }, { usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached } });
+  });
+  const agent = createAgent({ name: 'asker', client: model.client() });
+  const actions = program(next, 0);
+  const retention = {
+    maxChildrenPerNode: 1 + Math.floor(next() * 4),
+    maxEventsPerNode: 1 + Math.floor(next() * 5),
+    maxLogsPerNode: Math.floor(next() * 3),
+  };
+  const run = createWorkflow({ name: 'random', retention }, (ctx) => performAll(ctx, agent, actions, 'r'));
+  return { run, handedOut, retention };
+}
