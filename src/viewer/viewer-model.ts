@@ -15,10 +15,10 @@ const WALK_WHEN_CHANGED = 3;
 /**
  * The server's picture of the viewed tree, kept up to date in proportion to what changed: the
  * observer marks the nodes it hears about, and a refresh rebuilds only their rows, finds the new
- * ones under them, drops the ones retention pruned, and re-adds usage only up the changed nodes'
- * ancestor chains. A whole walk happens for a new root, after nobody was watching
- * (`invalidate`), or when more than a third of the tree changed: a page open must not cost the
- * run a walk of 20,000 nodes every batch.
+ * ones under them, moves the ones that moved, drops the ones retention pruned, and re-adds usage
+ * only up the changed nodes' ancestor chains. A whole walk happens for a new root, after nobody
+ * was watching (`invalidate`), when more than a third of the tree changed (a page open must not
+ * cost the run a walk of 20,000 nodes every batch), or when a node object took over a sent id.
  */
 export class ViewerModel {
   private root: WorkflowNode | null = null;

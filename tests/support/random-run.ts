@@ -1,18 +1,7 @@
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, type Agent, type Workflow, type WorkflowContext } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
-
-/** A small seeded generator (mulberry32): a failing seed replays the same run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './seeded.js';
 
 type Action =
   | { readonly kind: 'step' | 'call' | 'stepCall' | 'fail' | 'log' }

@@ -8,6 +8,7 @@ import { wireRow } from '../../src/viewer/node-row.js';
 import type { TreeChanges } from '../../src/viewer/stream-messages.js';
 import { ViewerModel } from '../../src/viewer/viewer-model.js';
 import type { WireRow } from '../../src/viewer/wire-row.js';
+import { seeded } from '../support/seeded.js';
 
 /**
  * The viewer's model keeps a page up to date by sending only what changed, with several shortcuts
@@ -42,18 +43,6 @@ class FakeNode implements WorkflowNode {
   toJSON(): never {
     throw new Error('not exported in this test');
   }
-}
-
-/** A small seeded generator (mulberry32): a failing seed replays the same changes. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const tokens = (inputTokens: number): TokenUsage => ({ inputTokens, outputTokens: 2 * inputTokens, cacheCreationInputTokens: 0, cacheReadInputTokens: 1 });
@@ -98,7 +87,7 @@ const STATUSES: readonly WorkflowStatus[] = ['running', 'completed', 'failed', '
 
 /** One random life of a tree under an open page: `batches` batches of random changes. */
 function life(seed: number, batches: number): void {
-  const next = random(seed);
+  const next = seeded(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   let made = 0;
   const root = new FakeNode('root', 'root', null, 1_000);
