@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createAgent, createPrompt, createWorkflow, type Agent, type Workflow, type WorkflowContext } from 'groundswell';
-import { json, ScriptedModel } from 'groundswell/testing';
+import type { RunStore } from 'groundswell/durable';
+import { json, ScriptedModel, stream } from 'groundswell/testing';
 import { seeded } from './seeded.js';
 
 type Action =
@@ -69,12 +70,19 @@ export interface HandedOut {
   answers: number;
 }
 
+export interface RandomRunOptions {
+  /** Run it durably in `store` under `runId`. */
+  readonly durable?: { readonly store: RunStore; readonly runId: string };
+  /** Stream every answer in pieces of random size, and the run's text with it (`streamText`). */
+  readonly streamed?: boolean;
+}
+
 /**
  * A run of random shape from `seed` (steps, agent calls in and out of steps, child workflows,
  * fan-outs, caught failures, logs) under small random retention, not started. Each of the model's
  * answers carries random usage, added to `handedOut` as it is given.
  */
-export function randomRun(seed: number): { run: Workflow<void>; handedOut: HandedOut; retention: object } {
+export function randomRun(seed: number, options: RandomRunOptions = {}): { run: Workflow<void>; handedOut: HandedOut; retention: object } {
   const next = seeded(seed);
   const handedOut: HandedOut = { input: 0, output: 0, cached: 0, answers: 0 };
   const model = new ScriptedModel(() => {
@@ -85,7 +93,8 @@ export function randomRun(seed: number): { run: Workflow<void>; handedOut: Hande
     handedOut.output += output;
     handedOut.cached += cached;
     handedOut.answers += 1;
-    return json({ ok: true }, { usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached } });
+    const answer = json({ ok: true }, { usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached } });
+    return options.streamed === true ? stream(answer, { chunkSize: 1 + Math.floor(next() * 6) }) : answer;
   });
   const agent = createAgent({ name: 'asker', client: model.client() });
   const actions = program(next, 0);
@@ -94,6 +103,12 @@ export function randomRun(seed: number): { run: Workflow<void>; handedOut: Hande
     maxEventsPerNode: 1 + Math.floor(next() * 5),
     maxLogsPerNode: Math.floor(next() * 3),
   };
-  const run = createWorkflow({ name: 'random', retention }, (ctx) => performAll(ctx, agent, actions, 'r'));
+  const config = {
+    name: 'random',
+    retention,
+    ...(options.durable === undefined ? {} : { durable: options.durable }),
+    ...(options.streamed === true ? { streamText: true } : {}),
+  };
+  const run = createWorkflow(config, (ctx) => performAll(ctx, agent, actions, 'r'));
   return { run, handedOut, retention };
 }
