@@ -48,12 +48,28 @@ export async function replaceLastPromptResult<T>(workflow: WorkflowRuntime, prom
       `replaceLastPromptResult: workflow "${workflow.name}" has no earlier agent result to replace; call an agent first.`,
     );
   }
+  // Retention pruned the old call's place (its step, finished long ago): a call made there would
+  // hang outside the tree, its tokens in no total. It is made where the code runs, and nothing moves.
+  if (parent.prunedBelow(workflow.treeNode)) return agent.prompt(prompt);
   // The new call mounts beside the old one, then takes its place.
+  const before = new Set(parent.children);
   const value = await runInScope({ workflow, node: parent }, () => agent.prompt(prompt));
-  const replacement = workflow.treeNode.getAttr(LAST_PROMPT_CALL)?.node;
+  const replacement = newCallUnder(parent, before, workflow.treeNode.getAttr(LAST_PROMPT_CALL)?.node);
   // (A node already pruned by retention cannot be moved; then the new call simply follows it.)
   if (replacement !== undefined && replacement !== last.node && parent.replaceChild(last.node, replacement)) {
     workflow.emit(replacement, { type: 'promptReplaced', replacedNodeId: last.node.id });
   }
   return value;
+}
+
+/**
+ * The call this replacement made: an agent call under `parent` that was not there `before`. The
+ * workflow's last recorded call is not enough: a call running beside this one (a fan-out) may
+ * finish after it, and moving that one would leave it in two places of the tree.
+ */
+function newCallUnder(parent: TreeNode, before: ReadonlySet<TreeNode>, last: TreeNode | undefined): TreeNode | undefined {
+  if (last !== undefined && last.parent === parent && !before.has(last)) return last;
+  let found: TreeNode | undefined;
+  for (const child of parent.children) if (child.kind === 'agentPrompt' && !before.has(child)) found = child;
+  return found;
 }

@@ -20,6 +20,7 @@ import { onlyChild, runningNodes } from '../support/agent-helpers.js';
 import { caught } from '../support/decorators-helpers.js';
 import { eventsOfType, record } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { walkTree } from '../../src/util/tree-walk.js';
 import { Count, nodesOfKind, revision, shape } from './helpers.js';
 
 const Title = z.object({ title: z.string() });
@@ -95,6 +96,52 @@ describe('ctx.replaceLastPromptResult(prompt, agent)', () => {
     expect(totals.get(workflow.node)).toMatchObject({ inputTokens: 3 * DEFAULT_USAGE.input_tokens });
     expect(runningNodes(workflow.node)).toEqual([]);
     model.assertComplete();
+  });
+
+  it('moves its own new call when a call beside it (a fan-out) finishes after it: each node once, every token counted', async () => {
+    const model = new ScriptedModel([json({ title: 'Ok' }), json({ title: 'Tides of the North Sea' }), json({ words: 5 })]);
+    const agent = createAgent({ name: 'writer', client: model.client() });
+    const countPrompt = createPrompt({ name: 'count', user: 'Count the words.', responseFormat: Words });
+    let besideMayAsk!: () => void;
+    const besideGate = new Promise<void>((resolve) => (besideMayAsk = resolve));
+    const { workflow } = flow(async (ctx) => {
+      await ctx.step('draft', () => agent.prompt(draftPrompt));
+      const beside = ctx.step('beside', () => besideGate.then(() => agent.prompt(countPrompt)));
+      // The beside call is asked and answered after the replacement's call, before the
+      // replacement looks for its call: it is then the workflow's last recorded call.
+      const asker = {
+        async prompt<T>(prompt: Parameters<typeof agent.prompt<T>>[0]): Promise<T> {
+          const value = await agent.prompt(prompt);
+          besideMayAsk();
+          await beside;
+          return value;
+        },
+      };
+      await Promise.all([ctx.step('improve', () => ctx.replaceLastPromptResult(betterPrompt, asker)), beside]);
+    });
+    await workflow.run();
+    const ids = [...walkTree(workflow.node)].map((node) => node.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const draft = childNamed(workflow.node, 'draft');
+    const replacement = onlyChild(draft, 'agentPrompt');
+    expect(replacement.name).toBe('writer: better');
+    expect(shape(replacement)).toEqual(['agentPrompt:writer: draft']);
+    expect(shape(childNamed(workflow.node, 'beside'))).toEqual(['agentPrompt:writer: count']);
+    expect(usageRollup(workflow.node).get(workflow.node)).toMatchObject({ inputTokens: 3 * DEFAULT_USAGE.input_tokens });
+  });
+
+  it('when retention pruned the old call’s step, asks where the code runs and moves nothing: the new call is in the tree and its tokens in the total', async () => {
+    const model = new ScriptedModel([json({ title: 'Ok' }), json({ title: 'Tides of the North Sea' })]);
+    const agent = createAgent({ name: 'writer', client: model.client() });
+    const workflow = createWorkflow({ name: 'titles', retention: { maxChildrenPerNode: 1 } }, async (ctx) => {
+      await ctx.step('draft', () => agent.prompt(draftPrompt));
+      for (let i = 0; i < 40; i += 1) await ctx.step(`later ${i}`, () => i);
+      return ctx.step('improve', () => ctx.replaceLastPromptResult(betterPrompt, agent));
+    });
+    await expect(workflow.run()).resolves.toEqual({ title: 'Tides of the North Sea' });
+    expect(workflow.node.children.some((child) => child.name === 'draft')).toBe(false);
+    expect(shape(childNamed(workflow.node, 'improve'))).toEqual(['agentPrompt:writer: better']);
+    expect(usageRollup(workflow.node).get(workflow.node)).toMatchObject({ inputTokens: 2 * DEFAULT_USAGE.input_tokens });
   });
 
   it('replacing twice chains: newest on top, each earlier answer beneath the one that replaced it', async () => {

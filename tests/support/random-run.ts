@@ -5,7 +5,7 @@ import { json, ScriptedModel, stream } from 'groundswell/testing';
 import { seeded } from './seeded.js';
 
 type Action =
-  | { readonly kind: 'step' | 'call' | 'stepCall' | 'fail' | 'log' }
+  | { readonly kind: 'step' | 'call' | 'stepCall' | 'fail' | 'log' | 'replace' }
   | { readonly kind: 'child' | 'all' | 'stepChild'; readonly actions: readonly Action[] };
 
 function program(next: () => number, depth: number): Action[] {
@@ -17,7 +17,8 @@ function program(next: () => number, depth: number): Action[] {
     else if (roll < 0.35) actions.push({ kind: 'call' });
     else if (roll < 0.5) actions.push({ kind: 'stepCall' });
     else if (roll < 0.57) actions.push({ kind: 'fail' });
-    else if (roll < 0.64) actions.push({ kind: 'log' });
+    else if (roll < 0.6) actions.push({ kind: 'log' });
+    else if (roll < 0.64) actions.push({ kind: 'replace' });
     else if (depth < 3 && roll < 0.78) actions.push({ kind: 'child', actions: program(next, depth + 1) });
     else if (depth < 3 && roll < 0.86) actions.push({ kind: 'stepChild', actions: program(next, depth + 1) });
     else if (depth < 3) actions.push({ kind: 'all', actions: program(next, depth + 1) });
@@ -45,6 +46,10 @@ async function perform(ctx: WorkflowContext, agent: Agent, action: Action, at: s
       return;
     case 'log':
       ctx.logger.info(`log at ${at}`);
+      return;
+    case 'replace':
+      // Asks again and hangs the workflow's last call beneath the new one (refused before any call).
+      await ctx.step(`improve ${at}`, () => ctx.replaceLastPromptResult(ask, agent)).catch(() => undefined);
       return;
     case 'child':
       await ctx.spawnWorkflow(createWorkflow({ name: `child ${at}` }, (child) => performAll(child, agent, action.actions, at)));
@@ -78,8 +83,8 @@ export interface RandomRunOptions {
 }
 
 /**
- * A run of random shape from `seed` (steps, agent calls in and out of steps, child workflows,
- * fan-outs, caught failures, logs) under small random retention, not started. Each of the model's
+ * A run of random shape from `seed` (steps, agent calls in and out of steps, replaced calls, child
+ * workflows, fan-outs, caught failures, logs) under small random retention, not started. Each of the model's
  * answers carries random usage, added to `handedOut` as it is given.
  */
 export function randomRun(seed: number, options: RandomRunOptions = {}): { run: Workflow<void>; handedOut: HandedOut; retention: object } {
