@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exportRun, parseRunExport, usageRollup, WorkflowTreeDebugger, type TokenUsage, type WorkflowNode } from 'groundswell';
 import { LoadedNode } from '../../src/debugger/loaded-node.js';
 import { ViewerModel } from '../../src/viewer/viewer-model.js';
+import { runningNodes } from '../support/agent-helpers.js';
 import { randomRun } from '../support/random-run.js';
 
 /**
@@ -27,6 +28,7 @@ async function life(seed: number): Promise<void> {
   const context = `seed ${seed}, retention ${JSON.stringify(retention)}, ${handedOut.answers} calls`;
   const want = [handedOut.input, handedOut.output, handedOut.cached];
   expect(ends, context).toBe(handedOut.answers);
+  expect(runningNodes(run.node), `${context}: still running`).toEqual([]);
   expect(tokensOf(usageRollup(run.node).get(run.node)), `${context}: live`).toEqual(want);
   expect(tokensOf(new WorkflowTreeDebugger(run).getStats().usage), `${context}: stats`).toEqual(want);
   const exported = exportRun(run.node, 0);

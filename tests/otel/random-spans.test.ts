@@ -50,7 +50,7 @@ async function life(seed: number): Promise<void> {
     expect(parentOf(span as never, spans)?.attributes['groundswell.node.id'], `${context}: parent of ${node.name}`).toBe(node.parent?.id);
   }
   const chats = spans.filter((span) => span.attributes['gen_ai.operation.name'] === 'chat');
-  expect(chats, context).toHaveLength(handedOut.answers);
+  expect(chats, context).toHaveLength(handedOut.turns);
   expect(sumAttribute(chats, 'gen_ai.usage.input_tokens'), context).toBe(handedOut.input + handedOut.cached);
   expect(sumAttribute(chats, 'gen_ai.usage.output_tokens'), context).toBe(handedOut.output);
   expect(sumAttribute(chats, 'gen_ai.usage.cache_read.input_tokens'), context).toBe(handedOut.cached);

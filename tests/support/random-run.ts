@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, type Agent, type Workflow, type WorkflowContext } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, type Agent, type Workflow, type WorkflowContext } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
-import { json, ScriptedModel, stream } from 'groundswell/testing';
+import { json, ScriptedModel, stream, toolUse, type RecordedRequest } from 'groundswell/testing';
 import { seeded } from './seeded.js';
 
 type Action =
   | { readonly kind: 'step' | 'call' | 'stepCall' | 'fail' | 'log' | 'replace' }
-  | { readonly kind: 'child' | 'all' | 'stepChild'; readonly actions: readonly Action[] };
+  | { readonly kind: 'child' | 'all' | 'stepChild' | 'failChild'; readonly actions: readonly Action[] };
 
 function program(next: () => number, depth: number): Action[] {
   const actions: Action[] = [];
@@ -20,7 +20,8 @@ function program(next: () => number, depth: number): Action[] {
     else if (roll < 0.6) actions.push({ kind: 'log' });
     else if (roll < 0.64) actions.push({ kind: 'replace' });
     else if (depth < 3 && roll < 0.78) actions.push({ kind: 'child', actions: program(next, depth + 1) });
-    else if (depth < 3 && roll < 0.86) actions.push({ kind: 'stepChild', actions: program(next, depth + 1) });
+    else if (depth < 3 && roll < 0.83) actions.push({ kind: 'stepChild', actions: program(next, depth + 1) });
+    else if (depth < 3 && roll < 0.87) actions.push({ kind: 'failChild', actions: program(next, depth + 1) });
     else if (depth < 3) actions.push({ kind: 'all', actions: program(next, depth + 1) });
     else actions.push({ kind: 'stepCall' });
   }
@@ -57,6 +58,17 @@ async function perform(ctx: WorkflowContext, agent: Agent, action: Action, at: s
     case 'stepChild':
       await ctx.step(`spawn ${at}`, () => ctx.spawnWorkflow(createWorkflow({ name: `child ${at}` }, (child) => performAll(child, agent, action.actions, at))));
       return;
+    case 'failChild':
+      // A child workflow that does its work, then fails; the parent goes on.
+      await ctx
+        .spawnWorkflow(
+          createWorkflow({ name: `failing ${at}` }, async (child) => {
+            await performAll(child, agent, action.actions, at);
+            throw new Error(`child failed at ${at}`);
+          }),
+        )
+        .catch(() => undefined);
+      return;
     case 'all':
       await Promise.all(action.actions.map((each, i) => perform(ctx, agent, each, `${at}.${i}`)));
       return;
@@ -67,12 +79,21 @@ async function performAll(ctx: WorkflowContext, agent: Agent, actions: readonly 
   for (let i = 0; i < actions.length; i += 1) await perform(ctx, agent, actions[i] as Action, `${at}.${i}`);
 }
 
-/** Tokens handed out by the model so far: input, output and cache reads, and how many answers. */
+/** Tokens handed out by the model so far: input, output and cache reads; its answers and turns. */
 export interface HandedOut {
   input: number;
   output: number;
   cached: number;
+  /** Final answers: one per agent call that finished. */
   answers: number;
+  /** Every response, a tool call's turn included: one per model request. */
+  turns: number;
+}
+
+/** The last message of a request is the result of a tool the model called. */
+function afterTool(request: RecordedRequest): boolean {
+  const last = request.body.messages?.at(-1);
+  return Array.isArray(last?.content) && last.content.some((block) => block.type === 'tool_result');
 }
 
 export interface RandomRunOptions {
@@ -83,25 +104,30 @@ export interface RandomRunOptions {
 }
 
 /**
- * A run of random shape from `seed` (steps, agent calls in and out of steps, replaced calls, child
- * workflows, fan-outs, caught failures, logs) under small random retention, not started. Each of the model's
- * answers carries random usage, added to `handedOut` as it is given.
+ * A run of random shape from `seed` (steps, agent calls in and out of steps, some calling a tool,
+ * replaced calls, child workflows (some failing), fan-outs, caught failures, logs) under small random retention,
+ * not started. Each of the model's responses carries random usage, added to `handedOut` as given.
  */
 export function randomRun(seed: number, options: RandomRunOptions = {}): { run: Workflow<void>; handedOut: HandedOut; retention: object } {
   const next = seeded(seed);
-  const handedOut: HandedOut = { input: 0, output: 0, cached: 0, answers: 0 };
-  const model = new ScriptedModel(() => {
+  const handedOut: HandedOut = { input: 0, output: 0, cached: 0, answers: 0, turns: 0 };
+  const model = new ScriptedModel((request) => {
     const input = 1 + Math.floor(next() * 50);
     const output = Math.floor(next() * 20);
     const cached = next() < 0.3 ? Math.floor(next() * 9) : 0;
     handedOut.input += input;
     handedOut.output += output;
     handedOut.cached += cached;
+    handedOut.turns += 1;
+    const usage = { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached };
+    // A call first asks for its tool now and then; the answer follows the tool's result.
+    if (!afterTool(request) && next() < 0.2) return toolUse('note', { text: `turn ${handedOut.turns}` }, { usage });
     handedOut.answers += 1;
-    const answer = json({ ok: true }, { usage: { input_tokens: input, output_tokens: output, cache_read_input_tokens: cached } });
+    const answer = json({ ok: true }, { usage });
     return options.streamed === true ? stream(answer, { chunkSize: 1 + Math.floor(next() * 6) }) : answer;
   });
-  const agent = createAgent({ name: 'asker', client: model.client() });
+  const note = defineTool({ name: 'note', description: 'Notes a line.', input: z.object({ text: z.string() }), execute: ({ text }) => `noted: ${text}` });
+  const agent = createAgent({ name: 'asker', client: model.client(), tools: [note] });
   const actions = program(next, 0);
   const retention = {
     maxChildrenPerNode: 1 + Math.floor(next() * 4),
