@@ -4,7 +4,8 @@ import { json, ScriptedModel } from 'groundswell/testing';
 import { Answer } from '../support/agent-helpers.js';
 import { eventsOfType, record } from '../support/events.js';
 import { agentModel, pricedModel } from '../support/model-path.js';
-import { between, budgetErrorIn, seeded } from './budget-helpers.js';
+import { between, budgetErrorIn } from './budget-helpers.js';
+import { seeded } from '../support/seeded.js';
 
 const MODEL = 'claude-test-1';
 const PRICE = { inputPerMTok: 3, outputPerMTok: 15 };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLength } from '../../src/budgets/json-length.js';
-import { between, seeded } from './budget-helpers.js';
+import { between } from './budget-helpers.js';
+import { seeded } from '../support/seeded.js';
 
 /** A random JSON value with no characters JSON must escape (those count once, as the model sees them). */
 function randomValue(random: () => number, depth: number): unknown {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { otelObserver } from 'groundswell/otel';
 import type { WorkflowNode } from 'groundswell';
+import { walkTree } from '../../src/util/tree-walk.js';
 import { randomRun } from '../support/random-run.js';
 import { memoryTracing, parentOf, sumAttribute } from './span-helpers.js';
 
@@ -10,15 +11,6 @@ import { memoryTracing, parentOf, sumAttribute } from './span-helpers.js';
  * span, every span ends, a kept node's span hangs under its parent's (a replaced call's under the
  * parent it ran in), and the chat spans carry every token the model reported, pruned nodes' included.
  */
-
-function* walk(root: WorkflowNode): Generator<WorkflowNode> {
-  const stack = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as WorkflowNode;
-    yield node;
-    stack.push(...node.children);
-  }
-}
 
 async function life(seed: number): Promise<void> {
   const { run, handedOut } = randomRun(seed);
@@ -44,7 +36,7 @@ async function life(seed: number): Promise<void> {
   expect(new Set(ids).size, `${context}: one span per node`).toBe(ids.length);
   expect(new Set(ids), `${context}: a span for every node that started`).toEqual(started);
   const byNode = new Map(nodeSpans.map((span) => [span.attributes['groundswell.node.id'], span]));
-  for (const node of walk(run.node)) {
+  for (const node of walkTree<WorkflowNode>(run.node)) {
     if (moved.has(node.id)) continue;
     const span = byNode.get(node.id);
     expect(parentOf(span as never, spans)?.attributes['groundswell.node.id'], `${context}: parent of ${node.name}`).toBe(node.parent?.id);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, exportRun } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, exportRun, type Workflow } from 'groundswell';
 import { json, ScriptedModel } from 'groundswell/testing';
 import { serveViewer, type NodeRow, type Viewer } from 'groundswell/viewer';
 import type { WorkflowEvent } from '../../src/types/events.js';
@@ -66,6 +66,40 @@ function pageRows(stream: EventStream): Map<string, NodeRow> {
     }
   }
   return rows;
+}
+
+/**
+ * Watches `run` from a page of `viewer` in two parts: once `reached` resolves and the row named
+ * `first` shows completed, `release` lets the run go on to its end. The rows the watching page then
+ * holds, and those of a page opened on a viewer that first sees the finished run.
+ */
+async function watchInTwoParts(
+  on: Viewer,
+  run: Workflow<unknown>,
+  held: { reached: Promise<void>; release: () => void; first: string },
+): Promise<{ watched: Map<string, NodeRow>; later: Map<string, NodeRow> }> {
+  on.attach(run);
+  const watching = await openEvents(on.url);
+  await watching.next((m) => m.event === 'snapshot');
+  const running = run.run();
+  await held.reached;
+  await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === held.first && r.status === 'completed'));
+  held.release();
+  await running;
+  await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.id === run.node.id && r.status === 'completed'));
+  const watched = pageRows(watching);
+  watching.drop();
+  const other = await serveViewer();
+  try {
+    other.attach(run);
+    const opened = await openEvents(other.url);
+    await opened.next((m) => m.event === 'snapshot');
+    const later = pageRows(opened);
+    opened.drop();
+    return { watched, later };
+  } finally {
+    await other.close();
+  }
 }
 
 describe('viewer batches', () => {
@@ -143,33 +177,14 @@ describe('viewer batches', () => {
       // Only the new call reports the move: the old call's node has no event of its own.
       await ctx.step('improve', () => ctx.replaceLastPromptResult(createPrompt({ name: 'better', user: 'Longer.', responseFormat: Title }), agent));
     });
-    viewer.attach(titles);
-    const watching = await openEvents(viewer.url);
-    await watching.next((m) => m.event === 'snapshot');
-    const running = titles.run();
-    await drafted.promise;
-    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'writer: draft' && r.status === 'completed'));
-    go.resolve();
-    await running;
-    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'titles' && r.status === 'completed'));
-    const rows = pageRows(watching);
+    const { watched: rows, later } = await watchInTwoParts(viewer, titles, { reached: drafted.promise, release: go.resolve, first: 'writer: draft' });
     const named = (name: string): NodeRow | undefined => [...rows.values()].find((r) => r.name === name);
     const better = named('writer: better');
     const draft = named('writer: draft');
     expect(draft?.parentId).toBe(better?.id);
     expect(better?.usage?.inputTokens).toBe(2 * (draft?.usage?.inputTokens ?? Number.NaN));
     // The same rows a page gets from a viewer that first sees the finished run.
-    const later = await serveViewer();
-    try {
-      later.attach(titles);
-      const opened = await openEvents(later.url);
-      await opened.next((m) => m.event === 'snapshot');
-      expect(rows).toEqual(pageRows(opened));
-      opened.drop();
-    } finally {
-      await later.close();
-    }
-    watching.drop();
+    expect(rows).toEqual(later);
   });
 
   it('never show a step that started and was pruned between two batches', async () => {
@@ -188,31 +203,11 @@ describe('viewer batches', () => {
         }),
       );
     });
-    viewer.attach(run);
-    const watching = await openEvents(viewer.url);
-    await watching.next((m) => m.event === 'snapshot');
-    const running = run.run();
-    await sent.promise;
-    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'early 299' && r.status === 'completed'));
-    go.resolve();
-    await running;
-    await watching.next((m) => m.event === 'nodes' && rowsOf(m, 'upserted').some((r) => r.name === 'long' && r.status === 'completed'));
-    const rows = pageRows(watching);
-    const late = [...rows.values()].filter((r) => r.name.startsWith('late ')).map((r) => r.name);
-    const pruning = [...rows.values()].find((r) => r.name === 'pruning');
+    const { watched: rows, later } = await watchInTwoParts(viewer, run, { reached: sent.promise, release: go.resolve, first: 'early 299' });
+    const late = [...rows.values()].filter((r) => r.name.startsWith('late '));
     expect(late.length).toBeLessThan(40);
-    const later = await serveViewer();
-    try {
-      later.attach(run);
-      const opened = await openEvents(later.url);
-      await opened.next((m) => m.event === 'snapshot');
-      expect(rows).toEqual(pageRows(opened));
-      expect(pruning?.parentId).toBe(run.node.id);
-      opened.drop();
-    } finally {
-      await later.close();
-    }
-    watching.drop();
+    expect([...rows.values()].find((r) => r.name === 'pruning')?.parentId).toBe(run.node.id);
+    expect(rows).toEqual(later);
   });
 
   it('start a watching page afresh when another run is attached: none of the old rows stay', async () => {

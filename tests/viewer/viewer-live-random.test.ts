@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { usageRollup, type WorkflowNode } from 'groundswell';
 import { walkTree } from '../../src/util/tree-walk.js';
 import { wireRow } from '../../src/viewer/node-row.js';
-import type { TreeChanges } from '../../src/viewer/stream-messages.js';
 import { ViewerModel } from '../../src/viewer/viewer-model.js';
+import { applyBatch } from './apply-batch.js';
 import type { WireRow } from '../../src/viewer/wire-row.js';
 import { randomRun } from '../support/random-run.js';
 import { seeded } from '../support/seeded.js';
@@ -15,14 +15,6 @@ import { seeded } from '../support/seeded.js';
  * page that applied every batch ends up holding the rows of the tree as it is.
  */
 
-function apply(page: Map<string, WireRow>, changes: TreeChanges, context: string): void {
-  if (changes.removed === 'all') page.clear();
-  else for (const id of changes.removed) page.delete(id);
-  for (const row of changes.upserted) {
-    if (row[1] !== null) expect(page.has(row[1]), `${context}: ${row[0]} came before its parent ${row[1]}`).toBe(true);
-    page.set(row[0], row);
-  }
-}
 
 async function life(seed: number): Promise<void> {
   const { run } = randomRun(seed);
@@ -31,7 +23,7 @@ async function life(seed: number): Promise<void> {
   model.setRoot(run.node);
   const page = new Map<string, WireRow>();
   const context = `seed ${seed}`;
-  apply(page, model.refresh(), context);
+  applyBatch(page, model.refresh(), context);
   let batches = 0;
   // A batch now and then, once the code that reported an event has run on (a batch is made on a
   // timer's tick, never inside an event's report: a tool call reports, then finishes).
@@ -39,7 +31,7 @@ async function life(seed: number): Promise<void> {
     if (next() < 0.15) {
       queueMicrotask(() => {
         batches += 1;
-        apply(page, model.refresh(), `${context}, batch ${batches}`);
+        applyBatch(page, model.refresh(), `${context}, batch ${batches}`);
       });
     }
   };
@@ -54,7 +46,7 @@ async function life(seed: number): Promise<void> {
     onTreeChanged: (top) => model.touch(top),
   });
   await run.run();
-  apply(page, model.refresh(), `${context}, last batch`);
+  applyBatch(page, model.refresh(), `${context}, last batch`);
   // The tree's rows as they are now, with the watching model's time base (it was set before the run started).
   const totals = usageRollup(run.node);
   const rows = [...walkTree<WorkflowNode>(run.node)].map((node) => wireRow(node, totals.get(node), model.timeBase));

@@ -7,6 +7,7 @@ import { walkTree } from '../../src/util/tree-walk.js';
 import { wireRow } from '../../src/viewer/node-row.js';
 import type { TreeChanges } from '../../src/viewer/stream-messages.js';
 import { ViewerModel } from '../../src/viewer/viewer-model.js';
+import { applyBatch } from './apply-batch.js';
 import type { WireRow } from '../../src/viewer/wire-row.js';
 import { seeded } from '../support/seeded.js';
 
@@ -70,18 +71,6 @@ function expectedRows(root: FakeNode, timeBase: number): WireRow[] {
   return [...walkTree<FakeNode>(root)].map((node) => wireRow(node, total(node), timeBase));
 }
 
-/**
- * Applies a batch as the page does: removals first, then each row in order. The page lists a row
- * under its parent as it arrives, so a parent must be there already (held, or earlier in the batch).
- */
-function apply(page: Map<string, WireRow>, changes: TreeChanges, context: string): void {
-  if (changes.removed === 'all') page.clear();
-  else for (const id of changes.removed) page.delete(id);
-  for (const row of changes.upserted) {
-    if (row[1] !== null) expect(page.has(row[1]), `${context}: ${row[0]} came before its parent ${row[1]}`).toBe(true);
-    page.set(row[0], row);
-  }
-}
 
 const STATUSES: readonly WorkflowStatus[] = ['running', 'completed', 'failed', 'cancelled'];
 
@@ -102,7 +91,7 @@ function life(seed: number, batches: number): void {
   const page = new Map<string, WireRow>();
   const check = (batch: number, changes: TreeChanges, what: string[]): void => {
     const context = `seed ${seed}, batch ${batch}: ${what.join(', ')}`;
-    apply(page, changes, context);
+    applyBatch(page, changes, context);
     const rows = expectedRows(root, model.timeBase);
     expect(new Map(page), context).toEqual(new Map(rows.map((row) => [row[0], row])));
     // Every id still in the tree has one row, and nothing else has.
