@@ -5,6 +5,7 @@ import { wireRow } from '../../src/viewer/node-row.js';
 import { ViewerModel } from '../../src/viewer/viewer-model.js';
 import { applyBatch } from './apply-batch.js';
 import type { WireRow } from '../../src/viewer/wire-row.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { randomRun } from '../support/random-run.js';
 import { seeded } from '../support/seeded.js';
 
@@ -15,14 +16,16 @@ import { seeded } from '../support/seeded.js';
  * page that applied every batch ends up holding the rows of the tree as it is.
  */
 
-
-async function life(seed: number): Promise<void> {
+async function life(seed: number, cancel: boolean): Promise<void> {
   const { run } = randomRun(seed);
+  // With `cancel`: cancelled between two of its events, at a random one.
+  const at = cancel ? 1 + Math.floor(seeded(seed * 13 + 5)() * 80) : 0;
+  let events = 0;
   const next = seeded(seed * 31 + 7);
   const model = new ViewerModel();
   model.setRoot(run.node);
   const page = new Map<string, WireRow>();
-  const context = `seed ${seed}`;
+  const context = `seed ${seed}${cancel ? ', cancelled' : ''}`;
   applyBatch(page, model.refresh(), context);
   let batches = 0;
   // A batch now and then, once the code that reported an event has run on (a batch is made on a
@@ -40,12 +43,16 @@ async function life(seed: number): Promise<void> {
       if (node !== undefined) model.touch(node);
       else model.touchId(event.nodeId);
       maybeRefresh();
+      events += 1;
+      if (events === at) queueMicrotask(() => run.cancel('enough'));
     },
     onLog: (entry) => model.touchId(entry.nodeId),
     onStateUpdated: (node) => model.touch(node),
     onTreeChanged: (top) => model.touch(top),
   });
-  await run.run();
+  await run.run().catch(() => undefined);
+  // Work already under way (a call's answer, a step's body) stops at its next turn.
+  for (let turn = 0; turn < 5; turn += 1) await nextTurn();
   applyBatch(page, model.refresh(), `${context}, last batch`);
   // The tree's rows as they are now, with the watching model's time base (it was set before the run started).
   const totals = usageRollup(run.node);
@@ -53,9 +60,13 @@ async function life(seed: number): Promise<void> {
   expect(page, `${context} after ${batches} batches`).toEqual(new Map(rows.map((row) => [row[0], row])));
 }
 
-// 150 runs take about a second here.
+// 150 runs of each take about a second here; 2,000 cancelled ones passed once.
 describe('the viewer model watching random runs', () => {
   it('leaves the watching page holding the rows of the tree as it is', { timeout: 120_000 }, async () => {
-    for (let seed = 1; seed <= 150; seed += 1) await life(seed);
+    for (let seed = 1; seed <= 150; seed += 1) await life(seed, false);
+  });
+
+  it('does so for runs cancelled at a random moment', { timeout: 120_000 }, async () => {
+    for (let seed = 1; seed <= 150; seed += 1) await life(seed, true);
   });
 });
