@@ -8,7 +8,7 @@ type Action =
   | { readonly kind: 'step' | 'call' | 'stepCall' | 'fail' | 'log' | 'replace' }
   | { readonly kind: 'child' | 'all' | 'stepChild' | 'failChild'; readonly actions: readonly Action[] };
 
-function program(next: () => number, depth: number): Action[] {
+function program(next: () => number, depth: number, replace: boolean): Action[] {
   const actions: Action[] = [];
   const length = 1 + Math.floor(next() * 7);
   for (let i = 0; i < length; i += 1) {
@@ -18,11 +18,11 @@ function program(next: () => number, depth: number): Action[] {
     else if (roll < 0.5) actions.push({ kind: 'stepCall' });
     else if (roll < 0.57) actions.push({ kind: 'fail' });
     else if (roll < 0.6) actions.push({ kind: 'log' });
-    else if (roll < 0.64) actions.push({ kind: 'replace' });
-    else if (depth < 3 && roll < 0.78) actions.push({ kind: 'child', actions: program(next, depth + 1) });
-    else if (depth < 3 && roll < 0.83) actions.push({ kind: 'stepChild', actions: program(next, depth + 1) });
-    else if (depth < 3 && roll < 0.87) actions.push({ kind: 'failChild', actions: program(next, depth + 1) });
-    else if (depth < 3) actions.push({ kind: 'all', actions: program(next, depth + 1) });
+    else if (roll < 0.64) actions.push({ kind: replace ? 'replace' : 'log' });
+    else if (depth < 3 && roll < 0.78) actions.push({ kind: 'child', actions: program(next, depth + 1, replace) });
+    else if (depth < 3 && roll < 0.83) actions.push({ kind: 'stepChild', actions: program(next, depth + 1, replace) });
+    else if (depth < 3 && roll < 0.87) actions.push({ kind: 'failChild', actions: program(next, depth + 1, replace) });
+    else if (depth < 3) actions.push({ kind: 'all', actions: program(next, depth + 1, replace) });
     else actions.push({ kind: 'stepCall' });
   }
   return actions;
@@ -101,6 +101,11 @@ export interface RandomRunOptions {
   readonly durable?: { readonly store: RunStore; readonly runId: string };
   /** Stream every answer in pieces of random size, and the run's text with it (`streamText`). */
   readonly streamed?: boolean;
+  /**
+   * Whether the run replaces calls (default true). Which call is a workflow's last depends on
+   * which answered last, so a run that replaces calls beside others is not the same run twice.
+   */
+  readonly replace?: boolean;
 }
 
 /**
@@ -128,7 +133,7 @@ export function randomRun(seed: number, options: RandomRunOptions = {}): { run: 
   });
   const note = defineTool({ name: 'note', description: 'Notes a line.', input: z.object({ text: z.string() }), execute: ({ text }) => `noted: ${text}` });
   const agent = createAgent({ name: 'asker', client: model.client(), tools: [note] });
-  const actions = program(next, 0);
+  const actions = program(next, 0, options.replace !== false);
   const retention = {
     maxChildrenPerNode: 1 + Math.floor(next() * 4),
     maxEventsPerNode: 1 + Math.floor(next() * 5),
