@@ -15,19 +15,22 @@ function tokensOf(usage: TokenUsage | undefined): [number, number, number] {
   return [usage?.inputTokens ?? 0, usage?.outputTokens ?? 0, usage?.cacheReadInputTokens ?? 0];
 }
 
-async function life(seed: number): Promise<void> {
-  const { run, handedOut, retention } = randomRun(seed);
+async function life(seed: number, cached: boolean): Promise<void> {
+  const { run, handedOut, retention } = randomRun(seed, { cached });
   let ends = 0;
+  let hits = 0;
   run.addObserver({
     onEvent(event) {
       if (event.type === 'agentPromptEnd') ends += 1;
+      if (event.type === 'cacheHit') hits += 1;
     },
   });
   await run.run();
 
-  const context = `seed ${seed}, retention ${JSON.stringify(retention)}, ${handedOut.answers} calls`;
+  const context = `seed ${seed}, retention ${JSON.stringify(retention)}, ${handedOut.answers} calls, ${hits} answered from the cache`;
   const want = [handedOut.input, handedOut.output, handedOut.cached];
-  expect(ends, context).toBe(handedOut.answers);
+  // A call answered from the cache asks the model nothing and adds no tokens.
+  expect(ends, context).toBe(handedOut.answers + hits);
   expect(runningNodes(run.node), `${context}: still running`).toEqual([]);
   expect(tokensOf(usageRollup(run.node).get(run.node)), `${context}: live`).toEqual(want);
   expect(tokensOf(new WorkflowTreeDebugger(run).getStats().usage), `${context}: stats`).toEqual(want);
@@ -46,9 +49,14 @@ async function life(seed: number): Promise<void> {
   expect(stored.refresh().upserted, `${context}: viewer of the reloaded run`).toEqual(live);
 }
 
-// 150 runs take about a second here; 4,000 passed once.
+// 150 runs of each take about a second here; 4,000 passed once, and 1,000 with the cache on
+// (its first 300 answered 3,577 calls from the cache).
 describe('random runs under small retention', () => {
   it('keep every token the model reported in the root total: live, in the stats, exported and on the viewer; export and reload change nothing', { timeout: 120_000 }, async () => {
-    for (let seed = 1; seed <= 150; seed += 1) await life(seed);
+    for (let seed = 1; seed <= 150; seed += 1) await life(seed, false);
+  });
+
+  it('do so with an agent that answers repeated calls from its cache', { timeout: 120_000 }, async () => {
+    for (let seed = 1; seed <= 150; seed += 1) await life(seed, true);
   });
 });

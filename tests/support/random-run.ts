@@ -106,6 +106,8 @@ export interface RandomRunOptions {
    * which answered last, so a run that replaces calls beside others is not the same run twice.
    */
   readonly replace?: boolean;
+  /** The agent caches its answers (an identical call is answered from the cache). */
+  readonly cached?: boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export function randomRun(seed: number, options: RandomRunOptions = {}): { run: 
     return options.streamed === true ? stream(answer, { chunkSize: 1 + Math.floor(next() * 6) }) : answer;
   });
   const note = defineTool({ name: 'note', description: 'Notes a line.', input: z.object({ text: z.string() }), execute: ({ text }) => `noted: ${text}` });
-  const agent = createAgent({ name: 'asker', client: model.client(), tools: [note] });
+  const agent = createAgent({ name: 'asker', client: model.client(), tools: [note], ...(options.cached === true ? { enableCache: true } : {}) });
   const actions = program(next, 0, options.replace !== false);
   const retention = {
     maxChildrenPerNode: 1 + Math.floor(next() * 4),
