@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, createPrompt, createWorkflow, defineTool, type Agent, type Workflow, type WorkflowContext } from 'groundswell';
+import { createAgent, createPrompt, createWorkflow, defineTool, type Agent, type Budget, type Workflow, type WorkflowContext } from 'groundswell';
 import type { RunStore } from 'groundswell/durable';
 import { json, ScriptedModel, stream, toolUse, type RecordedRequest } from 'groundswell/testing';
 import { seeded } from './seeded.js';
@@ -108,6 +108,8 @@ export interface RandomRunOptions {
   readonly replace?: boolean;
   /** The agent caches its answers (an identical call is answered from the cache). */
   readonly cached?: boolean;
+  /** A budget on the whole run. */
+  readonly budget?: Budget;
 }
 
 /**
@@ -146,6 +148,7 @@ export function randomRun(seed: number, options: RandomRunOptions = {}): { run: 
     retention,
     ...(options.durable === undefined ? {} : { durable: options.durable }),
     ...(options.streamed === true ? { streamText: true } : {}),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
   };
   const run = createWorkflow(config, (ctx) => performAll(ctx, agent, actions, 'r'));
   return { run, handedOut, retention };
